@@ -1,0 +1,47 @@
+# Two commands: `make demo` and `make test`. Both set up everything on a fresh Debian
+# machine with only Python installed: the virtual environment, the Python packages and
+# Tesseract (through apt-get when run as root; otherwise the exact command is printed).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck check setup system-deps bench train-digits clean
+
+setup: $(STAMP) system-deps
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+system-deps:
+	@if command -v tesseract >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing tesseract-ocr with apt-get"; \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y -q tesseract-ocr >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q tesseract-ocr >/dev/null)) \
+		|| echo "warning: could not install tesseract-ocr; the tesseract engine will be unavailable"; \
+	else \
+		echo "note: Tesseract is not installed; for the tesseract engine run: sudo apt-get install -y tesseract-ocr"; \
+	fi
+
+demo: setup
+	$(BIN)/sudoku-scan demo
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check solver scanner overlay pipeline tests benchmarks
+	$(BIN)/ruff format --check solver scanner overlay pipeline tests benchmarks
+	$(BIN)/mypy
+
+check: lint test
+
+bench: setup
+	$(BIN)/python benchmarks/bench_solver.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

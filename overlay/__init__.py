@@ -1,0 +1,1 @@
+"""Photo + geometry + solve -> annotated image and reports."""

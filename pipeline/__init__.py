@@ -1,0 +1,1 @@
+"""What composes the solver, scanner and overlay: the CLI, batch runs."""

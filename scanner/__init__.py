@@ -1,0 +1,1 @@
+"""Photo -> grid geometry + givens + confidences."""

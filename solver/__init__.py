@@ -1,0 +1,1 @@
+"""Pure-Python logical Sudoku solver: grid model, techniques, step log, rating, uniqueness."""

@@ -1,0 +1,66 @@
+"""Exit codes and the exception classes that carry them (one class per failure kind).
+
+They live in the lowest package so that every layer (solver, scanner, overlay,
+pipeline) raises errors the CLI can turn into a one-line message and a documented code.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Process exit codes of ``sudoku-scan`` (documented in the README)."""
+
+    OK = 0
+    OTHER_ERROR = 1
+    BAD_ARGS = 2
+    INPUT_FILE = 3  # missing, unreadable, truncated or not the expected format
+    INVALID_PUZZLE = 4  # clashing givens, no solution or several solutions
+    NOT_SOLVED = 5  # valid puzzle, but logic alone got stuck
+    NO_GRID = 6  # no readable Sudoku grid in the image
+    MISSING_DEPENDENCY = 7  # an external program (Tesseract) is not installed
+    OUTPUT_ERROR = 8  # the result could not be written
+    UNREADABLE = 9  # a grid was found but its digits could not be read consistently
+    PARTIAL_FAILURE = 10  # a batch or multi-puzzle run where some inputs failed
+    CTRL_C = 130
+
+
+class SudokuScanError(Exception):
+    """Base of every expected failure; ``exit_code`` says how the CLI exits."""
+
+    exit_code: ExitCode = ExitCode.OTHER_ERROR
+
+
+class BadArgsError(SudokuScanError):
+    exit_code = ExitCode.BAD_ARGS
+
+
+class InputFileError(SudokuScanError):
+    exit_code = ExitCode.INPUT_FILE
+
+
+class PuzzleFormatError(InputFileError):
+    """Text that is not a puzzle: wrong length or characters."""
+
+
+class InvalidPuzzleError(SudokuScanError):
+    """A puzzle that cannot be solved uniquely: clashing givens, none or several solutions."""
+
+    exit_code = ExitCode.INVALID_PUZZLE
+
+
+class NoGridError(SudokuScanError):
+    exit_code = ExitCode.NO_GRID
+
+
+class UnreadableGridError(SudokuScanError):
+    exit_code = ExitCode.UNREADABLE
+
+
+class MissingDependencyError(SudokuScanError):
+    exit_code = ExitCode.MISSING_DEPENDENCY
+
+
+class OutputError(SudokuScanError):
+    exit_code = ExitCode.OUTPUT_ERROR

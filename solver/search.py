@@ -1,0 +1,125 @@
+"""Exact search: count solutions (up to a limit) with bitmask propagation and MRV branching.
+
+This is the uniqueness oracle behind validation and the property tests; it is never
+shown to users as a solving method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .grid import ALL_DIGITS, BIT, CELLS, HOUSES, PEERS, POPCOUNT, SINGLE
+
+
+def _propagate(values: list[int], cands: list[int]) -> bool:
+    """Place naked and hidden singles until none is left; False on a contradiction."""
+    while True:
+        progress = False
+        for c in CELLS:
+            if values[c]:
+                continue
+            m = cands[c]
+            if m == 0:
+                return False
+            d = SINGLE[m]
+            if d:
+                values[c] = d
+                cands[c] = 0
+                clear = ~m
+                for p in PEERS[c]:
+                    if values[p] == d:
+                        return False
+                    cands[p] &= clear
+                progress = True
+        for house in HOUSES:
+            once = twice = placed = 0
+            for c in house:
+                m = cands[c]
+                twice |= once & m
+                once |= m
+                placed |= BIT[values[c]]
+            if (once | placed) != ALL_DIGITS:
+                return False
+            hidden = once & ~twice
+            while hidden:
+                bit = hidden & -hidden
+                hidden ^= bit
+                for c in house:
+                    if cands[c] & bit:
+                        if cands[c] != bit:
+                            cands[c] = bit
+                            progress = True
+                        break
+        if not progress:
+            return True
+
+
+def _search(values: list[int], cands: list[int], limit: int, out: list[list[int]]) -> None:
+    if not _propagate(values, cands):
+        return
+    best, best_count = -1, 10
+    for c in CELLS:
+        if not values[c]:
+            n = POPCOUNT[cands[c]]
+            if n < best_count:
+                best, best_count = c, n
+                if n == 2:
+                    break
+    if best < 0:
+        out.append(values)
+        return
+    m = cands[best]
+    while m and len(out) < limit:
+        bit = m & -m
+        m ^= bit
+        v2, c2 = values[:], cands[:]
+        c2[best] = bit
+        _search(v2, c2, limit, out)
+
+
+def solutions(values: Sequence[int], limit: int = 2) -> list[list[int]]:
+    """Up to ``limit`` solutions of the puzzle ``values`` (81 ints, 0 empty).
+
+    A puzzle whose givens already clash has no solution.
+    """
+    vals = [0] * 81
+    cands = [ALL_DIGITS] * 81
+    for c in CELLS:
+        v = values[c]
+        if v:
+            if not cands[c] & BIT[v]:
+                return []
+            cands[c] = BIT[v]
+            for p in PEERS[c]:
+                cands[p] &= ~BIT[v]
+    out: list[list[int]] = []
+    _search(vals, cands, limit, out)
+    return out
+
+
+def solutions_from_candidates(
+    values: Sequence[int], candidates: Sequence[int], limit: int = 2
+) -> list[list[int]]:
+    """Solutions of a pencil-mark state: placed values plus candidate masks of empty cells."""
+    vals = [0] * 81
+    cands = list(candidates)
+    for c in CELLS:
+        if values[c]:
+            cands[c] = BIT[values[c]]
+    for c in CELLS:
+        if values[c]:
+            for p in PEERS[c]:
+                if p != c:
+                    cands[p] &= ~BIT[values[c]]
+    # Placed cells keep their single candidate; propagation re-places them and checks clashes.
+    for c in CELLS:
+        if values[c]:
+            cands[c] = BIT[values[c]]
+    out: list[list[int]] = []
+    _search(vals, cands, limit, out)
+    return out
+
+
+def count_solutions(values: Sequence[int], limit: int = 2) -> int:
+    """How many solutions the puzzle has, counting at most ``limit``."""
+    return len(solutions(values, limit))
