@@ -33,7 +33,7 @@ PEERS: tuple[tuple[int, ...], ...] = tuple(
 HOUSE_BITS: tuple[int, ...] = tuple(sum(1 << c for c in h) for h in HOUSES)
 PEER_BITS: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
 
-BIT: tuple[int, ...] = (0,) + tuple(1 << (d - 1) for d in DIGITS)  # BIT[d] for digit d
+BIT: tuple[int, ...] = (0, *(1 << (d - 1) for d in DIGITS))  # BIT[d] for digit d
 POPCOUNT: tuple[int, ...] = tuple(bin(m).count("1") for m in range(512))
 DIGITS_IN: tuple[tuple[int, ...], ...] = tuple(
     tuple(d for d in DIGITS if m >> (d - 1) & 1) for m in range(512)
@@ -86,7 +86,7 @@ class Grid:
     digits still possible there (0 once the cell holds a value).
     """
 
-    __slots__ = ("values", "candidates", "givens")
+    __slots__ = ("candidates", "givens", "values")
 
     def __init__(self, values: Sequence[int], *, givens: Sequence[bool] | None = None) -> None:
         if len(values) != 81:

@@ -1,0 +1,160 @@
+"""The solve loop: validate, then always take the simplest step available."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .grid import Grid, cell_name, find_duplicates, house_name
+from .search import solutions_from_candidates
+from .steps import Step, Technique
+from .techniques import LEVELS, ORDER, TECHNIQUES
+
+SOLVED = "solved"
+STUCK = "stuck"
+NO_SOLUTION = "no solution"
+MULTIPLE = "multiple solutions"
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """The hardest technique used, the score (sum of step weights) and a level."""
+
+    hardest: str | None
+    score: int
+    level: str
+
+    def to_dict(self) -> dict[str, object]:
+        name = TECHNIQUES[self.hardest].name if self.hardest else None
+        return {"hardest": self.hardest, "name": name, "score": self.score, "level": self.level}
+
+
+@dataclass
+class SolveResult:
+    """What a solve produced.
+
+    ``placed_by[c]`` is the index in ``steps`` of the step that placed cell ``c`` (None for
+    givens and cells left empty). ``solutions`` holds the unique solution, or two that
+    differ when there are several.
+    """
+
+    status: str
+    givens: list[int]
+    grid: Grid
+    steps: list[Step] = field(default_factory=list)
+    placed_by: list[int | None] = field(default_factory=lambda: [None] * 81)
+    solutions: list[list[int]] = field(default_factory=list)
+    message: str = ""
+
+    @property
+    def solution(self) -> list[int] | None:
+        return self.solutions[0] if len(self.solutions) == 1 else None
+
+    @property
+    def difficulty(self) -> Difficulty:
+        return rate(self.steps, stuck=self.status == STUCK)
+
+    def remaining_cells(self) -> list[int]:
+        return [c for c in range(81) if not self.grid.values[c]]
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "status": self.status,
+            "givens": "".join(str(v) for v in self.givens),
+            "solution": "".join(str(v) for v in self.solution) if self.solution else None,
+            "steps": [s.to_dict() for s in self.steps],
+            "difficulty": (self.difficulty.to_dict() if self.status in (SOLVED, STUCK) else None),
+        }
+        if self.status == STUCK:
+            out["grid"] = self.grid.to_string("0")
+            out["remaining"] = [cell_name(c) for c in self.remaining_cells()]
+        if self.status == MULTIPLE:
+            out["solutions"] = ["".join(map(str, s)) for s in self.solutions]
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+def rate(steps: Sequence[Step], *, stuck: bool = False) -> Difficulty:
+    """Difficulty of a solve path: hardest technique (by registry order), score, level."""
+    order = {t.id: i for i, t in enumerate(ORDER)}
+    hardest = max((s.technique for s in steps), key=order.__getitem__, default=None)
+    score = sum(TECHNIQUES[s.technique].weight for s in steps)
+    if stuck:
+        level = LEVELS[-1]
+    elif hardest is None:
+        level = LEVELS[0]
+    else:
+        level = TECHNIQUES[hardest].level
+    return Difficulty(hardest, score, level)
+
+
+def next_step(grid: Grid, techniques: Sequence[Technique] = ORDER) -> Step | None:
+    """The simplest step available in ``grid`` (the first instance of the first technique)."""
+    for tech in techniques:
+        step = next(tech.find(grid), None)
+        if step is not None:
+            return step
+    return None
+
+
+def validate(grid: Grid) -> tuple[str, list[list[int]], str]:
+    """Decide solvability with the exact search: (status, solutions, message)."""
+    dups = find_duplicates(grid.values)
+    if dups:
+        a, b, h = dups[0]
+        msg = f"duplicate {grid.values[a]} in {house_name(h)}: {cell_name(a)} and {cell_name(b)}"
+        return NO_SOLUTION, [], msg
+    sols = solutions_from_candidates(grid.values, grid.candidates, limit=2)
+    if not sols:
+        return NO_SOLUTION, [], "the puzzle has no solution"
+    if len(sols) > 1:
+        diff = [cell_name(c) for c in range(81) if sols[0][c] != sols[1][c]]
+        shown = ", ".join(diff[:6]) + (", ..." if len(diff) > 6 else "")
+        return MULTIPLE, sols, f"the puzzle has more than one solution (they differ at {shown})"
+    return SOLVED, sols, ""
+
+
+def solve(
+    puzzle: Grid | Sequence[int],
+    *,
+    techniques: Sequence[Technique] = ORDER,
+    max_steps: int = 2000,
+) -> SolveResult:
+    """Solve by logic alone, recording every step.
+
+    Parameters
+    ----------
+    puzzle : Grid or sequence of 81 ints
+        Givens (0 = empty) or a pencil-mark state; it is not modified.
+    techniques : sequence of Technique, keyword-only
+        The techniques allowed, simplest first.
+    """
+    grid = puzzle.copy() if isinstance(puzzle, Grid) else Grid(list(puzzle))
+    givens = [v if g else 0 for v, g in zip(grid.values, grid.givens, strict=True)]
+    status, sols, message = validate(grid)
+    result = SolveResult(status, givens, grid, solutions=sols, message=message)
+    if status != SOLVED:
+        return result
+    steps = result.steps
+    for _ in range(max_steps):
+        if grid.is_solved():
+            return result
+        step = next_step(grid, techniques)
+        if step is None:
+            break
+        for cell, _digit in step.placements:
+            result.placed_by[cell] = len(steps)
+        steps.append(step)
+        step.apply(grid)
+    result.status = STUCK
+    left = len(result.remaining_cells())
+    result.message = f"logic alone got stuck with {left} cells left"
+    return result
+
+
+def hint(puzzle: Grid | Sequence[int], *, techniques: Sequence[Technique] = ORDER) -> Step | None:
+    """The next step only (None when solved or stuck). Invalid puzzles raise nothing here;
+    call :func:`validate` first."""
+    grid = puzzle.copy() if isinstance(puzzle, Grid) else Grid(list(puzzle))
+    return next_step(grid, techniques)

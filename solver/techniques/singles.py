@@ -1,0 +1,98 @@
+"""Full house, naked single, hidden single."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..grid import ALL_DIGITS, BIT, DIGITS_IN, HOUSES, SINGLE, Grid, cell_name, house_name
+from ..steps import Step
+
+# People scan boxes first for hidden singles, then rows, then columns.
+_HIDDEN_ORDER = tuple(range(18, 27)) + tuple(range(18))
+
+
+def find_full_house(grid: Grid) -> Iterator[Step]:
+    """The last empty cell of a house. Evidence: ``cells=(cell,)``, ``houses=(house,)``."""
+    values, cands = grid.values, grid.candidates
+    for h, house in enumerate(HOUSES):
+        empty = -1
+        for c in house:
+            if not values[c]:
+                if empty >= 0:
+                    break
+                empty = c
+        else:
+            if empty >= 0:
+                placed = 0
+                for c in house:
+                    placed |= BIT[values[c]]
+                digit = SINGLE[ALL_DIGITS & ~placed]
+                if digit and cands[empty] & BIT[digit]:
+                    yield Step(
+                        "full-house",
+                        placements=((empty, digit),),
+                        cells=(empty,),
+                        houses=(h,),
+                        digits=(digit,),
+                    )
+
+
+def describe_full_house(step: Step) -> str:
+    (cell, digit), house = step.placements[0], step.houses[0]
+    return (
+        f"Full house: {cell_name(cell)} is the last empty cell in {house_name(house)}, "
+        f"so {cell_name(cell)} = {digit}"
+    )
+
+
+def find_naked_single(grid: Grid) -> Iterator[Step]:
+    """A cell with one candidate left. Evidence: ``cells=(cell,)``."""
+    values, cands = grid.values, grid.candidates
+    for c in range(81):
+        if not values[c]:
+            d = SINGLE[cands[c]]
+            if d:
+                yield Step("naked-single", placements=((c, d),), cells=(c,), digits=(d,))
+
+
+def describe_naked_single(step: Step) -> str:
+    cell, digit = step.placements[0]
+    return f"Naked single: {digit} is the only candidate left in {cell_name(cell)}"
+
+
+def find_hidden_single(grid: Grid) -> Iterator[Step]:
+    """A digit with one place left in a house. Evidence: ``houses=(house,)``."""
+    cands = grid.candidates
+    seen: set[tuple[int, int]] = set()
+    for h in _HIDDEN_ORDER:
+        house = HOUSES[h]
+        once = twice = 0
+        for c in house:
+            m = cands[c]
+            twice |= once & m
+            once |= m
+        hidden = once & ~twice
+        if not hidden:
+            continue
+        for d in DIGITS_IN[hidden]:
+            bit = BIT[d]
+            for c in house:
+                if cands[c] & bit:
+                    if (c, d) not in seen:
+                        seen.add((c, d))
+                        yield Step(
+                            "hidden-single",
+                            placements=((c, d),),
+                            cells=(c,),
+                            houses=(h,),
+                            digits=(d,),
+                        )
+                    break
+
+
+def describe_hidden_single(step: Step) -> str:
+    (cell, digit), house = step.placements[0], step.houses[0]
+    return (
+        f"Hidden single: in {house_name(house)}, {digit} fits only in {cell_name(cell)}, "
+        f"so {cell_name(cell)} = {digit}"
+    )
