@@ -3,8 +3,29 @@
 from __future__ import annotations
 
 from ..steps import Technique
+from .chains import (
+    describe_remote_pair,
+    describe_w_wing,
+    describe_x_chain,
+    describe_xy_chain,
+    find_remote_pair,
+    find_w_wing,
+    find_x_chain,
+    find_xy_chain,
+)
 from .fish import describe_fish, find_fish
 from .intersections import describe_locked, find_claiming, find_pointing
+from .singledigit import (
+    describe_empty_rectangle,
+    describe_simple_colours,
+    describe_two_links,
+    find_empty_rectangle,
+    find_simple_colours_trap,
+    find_simple_colours_wrap,
+    find_skyscraper,
+    find_turbot_fish,
+    find_two_string_kite,
+)
 from .singles import (
     describe_full_house,
     describe_hidden_single,
@@ -54,6 +75,27 @@ _REGISTRY: list[Technique] = [
               find_xy_wing, describe_xy_wing),
     Technique("xyz-wing", "XYZ-Wing", "XYZ", "wings", ("0801",), 180, "hard",
               find_xyz_wing, describe_xyz_wing),
+    # Beyond the basic set: single-digit patterns, wings and chains.
+    Technique("skyscraper", "Skyscraper", "Sky", "single-digit", ("0400",), 130, "hard",
+              find_skyscraper, describe_two_links),
+    Technique("two-string-kite", "2-String Kite", "2SK", "single-digit", ("0401",), 150,
+              "hard", find_two_string_kite, describe_two_links),
+    Technique("turbot-fish", "Turbot Fish", "TF", "single-digit", ("0403",), 120, "hard",
+              find_turbot_fish, describe_two_links),
+    Technique("empty-rectangle", "Empty Rectangle", "ER", "single-digit", ("0402",), 120,
+              "hard", find_empty_rectangle, describe_empty_rectangle),
+    Technique("w-wing", "W-Wing", "WW", "wings", ("0803",), 150, "hard",
+              find_w_wing, describe_w_wing),
+    Technique("simple-colours-trap", "Simple Colours (Trap)", "SCt", "colouring", ("0500",),
+              150, "hard", find_simple_colours_trap, describe_simple_colours),
+    Technique("simple-colours-wrap", "Simple Colours (Wrap)", "SCw", "colouring", ("0501",),
+              150, "hard", find_simple_colours_wrap, describe_simple_colours),
+    Technique("remote-pair", "Remote Pair", "RP", "chains", ("0703",), 110, "unfair",
+              find_remote_pair, describe_remote_pair),
+    Technique("x-chain", "X-Chain", "XC", "chains", ("0701",), 260, "unfair",
+              find_x_chain, describe_x_chain),
+    Technique("xy-chain", "XY-Chain", "XYC", "chains", ("0702",), 260, "unfair",
+              find_xy_chain, describe_xy_chain),
 ]  # fmt: skip
 
 ORDER: tuple[Technique, ...] = tuple(_REGISTRY)

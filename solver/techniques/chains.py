@@ -1,0 +1,257 @@
+"""Chains: W-Wing, Remote Pairs, X-Chain and XY-Chain.
+
+Each chain is an alternation of strong links (if one end is false the other is true)
+and weak links (two candidates that cannot both be true). A chain that starts and ends
+with strong links proves that one of its two ends is true, so a candidate seeing both
+ends goes. Chains are found breadth first, so the shortest proof is the one shown.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
+from ..steps import Step, eliminations_text
+from .singledigit import _digit_bits, strong_links
+
+MAX_CHAIN_NODES = 24  # long chains explain nothing a person can follow
+
+
+def find_w_wing(grid: Grid) -> Iterator[Step]:
+    """Two equal bivalue cells {x,y} joined by a strong link on x: y leaves cells seeing both.
+
+    Evidence: ``cells=(p, a, b, q)`` (wing, link end, link end, wing), ``digits=(x, y)``.
+    """
+    cands = grid.candidates
+    bivalue = [c for c in range(81) if POPCOUNT[cands[c]] == 2]
+    links_by_digit = {d: strong_links(grid, d) for d in range(1, 10)}
+    for i, p in enumerate(bivalue):
+        for q in bivalue[i + 1 :]:
+            if cands[p] != cands[q] or PEER_BITS[p] >> q & 1:
+                continue
+            for x in DIGITS_IN[cands[p]]:
+                y = DIGITS_IN[cands[p] & ~BIT[x]][0]
+                targets = cells_of_bits(PEER_BITS[p] & PEER_BITS[q])
+                elims = tuple((c, y) for c in targets if cands[c] & BIT[y])
+                if not elims:
+                    continue
+                for a, b, _h in links_by_digit[x]:
+                    for near, far in ((a, b), (b, a)):
+                        if near in (p, q) or far in (p, q):
+                            continue
+                        if PEER_BITS[p] >> near & 1 and PEER_BITS[q] >> far & 1:
+                            yield Step(
+                                "w-wing",
+                                eliminations=elims,
+                                cells=(p, near, far, q),
+                                digits=(x, y),
+                            )
+                            break
+                    else:
+                        continue
+                    break
+
+
+def describe_w_wing(step: Step) -> str:
+    p, a, b, q = step.cells
+    x, y = step.digits
+    return (
+        f"W-Wing: {cell_name(p)} and {cell_name(q)} both hold {x}/{y}, and {x} must be in "
+        f"{cell_name(a)} or {cell_name(b)}, so one of them is {y}: "
+        f"{eliminations_text(step.eliminations)}"
+    )
+
+
+def find_remote_pair(grid: Grid) -> Iterator[Step]:
+    """A chain of 4+ cells holding the same pair, each seeing the next: cells seeing two
+    ends of opposite parity lose both digits. Evidence: ``cells`` the chain, ``digits``."""
+    cands = grid.candidates
+    masks = {cands[c] for c in range(81) if POPCOUNT[cands[c]] == 2}
+    for mask in sorted(masks):
+        members = [c for c in range(81) if cands[c] == mask]
+        if len(members) < 4:
+            continue
+        member_set = set(members)
+        reported: set[frozenset[tuple[int, int]]] = set()
+        for start in members:
+            parent = {start: -1}
+            depth = {start: 0}
+            queue = deque([start])
+            while queue:
+                cell = queue.popleft()
+                for nxt in PEERS[cell]:
+                    if nxt in member_set and nxt not in depth:
+                        depth[nxt] = depth[cell] + 1
+                        parent[nxt] = cell
+                        queue.append(nxt)
+            for end, dist in depth.items():
+                if dist < 3 or dist % 2 == 0 or end < start:
+                    continue
+                path = [end]
+                while parent[path[-1]] >= 0:
+                    path.append(parent[path[-1]])
+                targets = PEER_BITS[start] & PEER_BITS[end]
+                elims = frozenset(
+                    (c, d)
+                    for c in cells_of_bits(targets)
+                    if c not in path
+                    for d in DIGITS_IN[cands[c] & mask]
+                )
+                if elims and elims not in reported:
+                    reported.add(elims)
+                    yield Step(
+                        "remote-pair",
+                        eliminations=tuple(sorted(elims)),
+                        cells=tuple(reversed(path)),
+                        digits=DIGITS_IN[mask],
+                    )
+
+
+def describe_remote_pair(step: Step) -> str:
+    x, y = step.digits
+    chain = "-".join(cell_name(c) for c in step.cells)
+    return (
+        f"Remote pair: {chain} all hold {x}/{y} and alternate, so the two ends hold different "
+        f"digits: {eliminations_text(step.eliminations)}"
+    )
+
+
+def find_x_chain(grid: Grid) -> Iterator[Step]:
+    """Single-digit chain of 3+ strong links: ``d`` leaves cells seeing both ends.
+
+    Evidence: ``cells`` the chain in order, ``digits=(d,)``.
+    """
+    for digit in range(1, 10):
+        digit_bits = _digit_bits(grid, digit)
+        strong: dict[int, set[int]] = {}
+        for a, b, _h in strong_links(grid, digit):
+            strong.setdefault(a, set()).add(b)
+            strong.setdefault(b, set()).add(a)
+        reported: set[frozenset[int]] = set()
+        for start in sorted(strong):
+            # state: (cell, on) where on = "true if start is false"
+            parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+            queue = deque([(start, False, 0)])
+            while queue:
+                cell, on, length = queue.popleft()
+                if length >= MAX_CHAIN_NODES:
+                    continue
+                if on:
+                    nexts = cells_of_bits(PEER_BITS[cell] & digit_bits)
+                else:
+                    nexts = sorted(strong.get(cell, ()))
+                for nxt in nexts:
+                    state = (nxt, not on)
+                    if state in parent or nxt == start:
+                        continue
+                    parent[state] = (cell, on)
+                    queue.append((nxt, not on, length + 1))
+                    if not on and length + 1 >= 3 and nxt > start:
+                        targets = PEER_BITS[start] & PEER_BITS[nxt] & digit_bits
+                        path = _path(parent, state)
+                        if not targets:
+                            continue
+                        elim_cells = frozenset(cells_of_bits(targets))
+                        if elim_cells in reported:
+                            continue
+                        reported.add(elim_cells)
+                        yield Step(
+                            "x-chain",
+                            eliminations=tuple((c, digit) for c in sorted(elim_cells)),
+                            cells=tuple(path),
+                            digits=(digit,),
+                        )
+
+
+def _path(
+    parent: dict[tuple[int, bool], tuple[int, bool] | None], state: tuple[int, bool]
+) -> list[int]:
+    cells = []
+    node: tuple[int, bool] | None = state
+    while node is not None:
+        cells.append(node[0])
+        node = parent[node]
+    return cells[::-1]
+
+
+def describe_x_chain(step: Step) -> str:
+    d = step.digits[0]
+    chain = "".join(
+        cell_name(c) + ("=" if i % 2 == 0 else "-") for i, c in enumerate(step.cells[:-1])
+    ) + cell_name(step.cells[-1])
+    return (
+        f"X-Chain on {d}: {chain} (= strong, - weak link), so {cell_name(step.cells[0])} or "
+        f"{cell_name(step.cells[-1])} is {d}: {eliminations_text(step.eliminations)}"
+    )
+
+
+def find_xy_chain(grid: Grid) -> Iterator[Step]:
+    """Chain of bivalue cells, each linked to the next by a shared digit: if the chain
+    starts and ends on ``x``, one end is ``x`` and cells seeing both lose it.
+
+    Evidence: ``cells`` the chain, ``digits`` the digit each cell is "on" when the start is
+    not ``x`` (the first entry is ``x`` itself).
+    """
+    cands = grid.candidates
+    bivalue = [c for c in range(81) if POPCOUNT[cands[c]] == 2]
+    bivalue_bits = sum(1 << c for c in bivalue)
+    reported: set[frozenset[tuple[int, int]]] = set()
+    for start in bivalue:
+        for x in DIGITS_IN[cands[start]]:
+            first_on = DIGITS_IN[cands[start] & ~BIT[x]][0]
+            # state: (cell, digit that is true in it if start is not x)
+            parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, first_on): None}
+            queue = deque([(start, first_on, 1)])
+            while queue:
+                cell, on, length = queue.popleft()
+                if length >= MAX_CHAIN_NODES:
+                    continue
+                for nxt in cells_of_bits(PEER_BITS[cell] & bivalue_bits):
+                    if not cands[nxt] & BIT[on]:
+                        continue
+                    nxt_on = DIGITS_IN[cands[nxt] & ~BIT[on]][0]
+                    state = (nxt, nxt_on)
+                    if state in parent or nxt == start:
+                        continue
+                    parent[state] = (cell, on)
+                    queue.append((nxt, nxt_on, length + 1))
+                    if nxt_on != x or length + 1 < 3:
+                        continue
+                    chain = _xy_path(parent, state)
+                    chain_cells = {c for c, _ in chain}
+                    targets = PEER_BITS[start] & PEER_BITS[nxt]
+                    elims = frozenset(
+                        (c, x)
+                        for c in cells_of_bits(targets)
+                        if cands[c] & BIT[x] and c not in chain_cells
+                    )
+                    if elims and elims not in reported:
+                        reported.add(elims)
+                        yield Step(
+                            "xy-chain",
+                            eliminations=tuple(sorted(elims)),
+                            cells=tuple(c for c, _ in chain),
+                            digits=(x, *(d for _, d in chain)),
+                        )
+
+
+def _xy_path(
+    parent: dict[tuple[int, int], tuple[int, int] | None], state: tuple[int, int]
+) -> list[tuple[int, int]]:
+    out = []
+    node: tuple[int, int] | None = state
+    while node is not None:
+        out.append(node)
+        node = parent[node]
+    return out[::-1]
+
+
+def describe_xy_chain(step: Step) -> str:
+    x = step.digits[0]
+    chain = " - ".join(cell_name(c) for c in step.cells)
+    return (
+        f"XY-Chain: {chain} (each cell holds two digits and passes the other on), so "
+        f"{cell_name(step.cells[0])} or {cell_name(step.cells[-1])} is {x}: "
+        f"{eliminations_text(step.eliminations)}"
+    )

@@ -1,0 +1,291 @@
+"""Single-digit patterns: Skyscraper, 2-String Kite, Turbot Fish, Empty Rectangle, Simple Colours.
+
+All of them are built from strong links: a digit with exactly two places in a house
+(one of the two must hold it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..grid import (
+    BIT,
+    BOX_OF,
+    BOXES,
+    COL_OF,
+    HOUSES,
+    PEER_BITS,
+    ROW_OF,
+    Grid,
+    cell_name,
+    cells_of_bits,
+    house_name,
+)
+from ..steps import Step, eliminations_text
+
+StrongLink = tuple[int, int, int]  # (cell_a, cell_b, house)
+
+
+def strong_links(grid: Grid, digit: int) -> list[StrongLink]:
+    """Conjugate pairs of ``digit``: houses where it has exactly two places."""
+    bit = BIT[digit]
+    cands = grid.candidates
+    links = []
+    for h, house in enumerate(HOUSES):
+        cells = [c for c in house if cands[c] & bit]
+        if len(cells) == 2:
+            links.append((cells[0], cells[1], h))
+    return links
+
+
+def _digit_bits(grid: Grid, digit: int) -> int:
+    bit = BIT[digit]
+    cands = grid.candidates
+    bits = 0
+    for c in range(81):
+        if cands[c] & bit:
+            bits |= 1 << c
+    return bits
+
+
+def _sees(a: int, b: int) -> bool:
+    return bool(PEER_BITS[a] >> b & 1)
+
+
+def _two_link_patterns(grid: Grid, kind: str) -> Iterator[Step]:
+    """Two strong links joined by a weak link between one end of each.
+
+    ``kind`` picks which pattern to report: ``skyscraper`` (two parallel lines whose
+    bases share a line), ``kite`` (a row and a column joined in a box), ``turbot`` (any).
+    """
+    for digit in range(1, 10):
+        digit_bits = _digit_bits(grid, digit)
+        links = strong_links(grid, digit)
+        seen: set[tuple[int, int, frozenset[tuple[int, int]]]] = set()
+        for i, (a1, b1, h1) in enumerate(links):
+            for a2, b2, h2 in links[i + 1 :]:
+                if h1 == h2:
+                    continue
+                if kind == "skyscraper" and not (
+                    (h1 < 9 and h2 < 9) or (9 <= h1 < 18 and 9 <= h2 < 18)
+                ):
+                    continue
+                if kind == "kite" and not ((h1 < 9 and 9 <= h2 < 18) or (9 <= h1 < 18 and h2 < 9)):
+                    continue
+                for base1, tip1 in ((a1, b1), (b1, a1)):
+                    for base2, tip2 in ((a2, b2), (b2, a2)):
+                        if len({base1, tip1, base2, tip2}) < 4:
+                            continue
+                        if not _sees(base1, base2):
+                            continue
+                        if kind == "skyscraper":
+                            # bases share a line crossing both parallel lines; tips don't
+                            line = COL_OF if h1 < 9 else ROW_OF
+                            if line[base1] != line[base2] or line[tip1] == line[tip2]:
+                                continue
+                        if kind == "kite" and (
+                            BOX_OF[base1] != BOX_OF[base2] or BOX_OF[tip1] == BOX_OF[tip2]
+                        ):
+                            continue
+                        targets = PEER_BITS[tip1] & PEER_BITS[tip2] & digit_bits
+                        targets &= ~((1 << base1) | (1 << base2))
+                        if not targets:
+                            continue
+                        elims = tuple((c, digit) for c in cells_of_bits(targets))
+                        key = (digit, min(tip1, tip2), frozenset(elims))
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        yield Step(
+                            {"skyscraper": "skyscraper", "kite": "two-string-kite"}.get(
+                                kind, "turbot-fish"
+                            ),
+                            eliminations=elims,
+                            cells=(tip1, base1, base2, tip2),
+                            houses=(h1, h2),
+                            digits=(digit,),
+                        )
+
+
+def find_skyscraper(grid: Grid) -> Iterator[Step]:
+    """Two parallel strong links whose bases share a line. Evidence: ``cells=(tip1, base1,
+    base2, tip2)``, ``houses`` the two strong-link lines."""
+    return _two_link_patterns(grid, "skyscraper")
+
+
+def find_two_string_kite(grid: Grid) -> Iterator[Step]:
+    """A row and a column strong link whose bases share a box. Evidence as Skyscraper."""
+    return _two_link_patterns(grid, "kite")
+
+
+def find_turbot_fish(grid: Grid) -> Iterator[Step]:
+    """Any two strong links joined by a weak link (the general form of both above)."""
+    return _two_link_patterns(grid, "turbot")
+
+
+def describe_two_links(step: Step) -> str:
+    tip1, base1, base2, tip2 = step.cells
+    d = step.digits[0]
+    name = {"skyscraper": "Skyscraper", "two-string-kite": "2-String Kite"}.get(
+        step.technique, "Turbot Fish"
+    )
+    h1, h2 = step.houses
+    return (
+        f"{name}: {d} is in {cell_name(tip1)} or {cell_name(base1)} ({house_name(h1)}) and in "
+        f"{cell_name(base2)} or {cell_name(tip2)} ({house_name(h2)}); {cell_name(base1)} and "
+        f"{cell_name(base2)} cannot both hold it, so {cell_name(tip1)} or {cell_name(tip2)} "
+        f"is {d}: {eliminations_text(step.eliminations)}"
+    )
+
+
+def find_empty_rectangle(grid: Grid) -> Iterator[Step]:
+    """A box whose ``d`` candidates lie on one row and one column (a cross), plus a strong
+    link outside it: the cell where that link's far end meets the cross loses ``d``.
+
+    Evidence: ``cells`` the box's candidates, ``houses=(box, link house)``,
+    ``extra=(near end, far end)``.
+    """
+    cands = grid.candidates
+    for digit in range(1, 10):
+        bit = BIT[digit]
+        links = strong_links(grid, digit)
+        for b in range(9):
+            box_cells = [c for c in BOXES[b] if cands[c] & bit]
+            if len(box_cells) < 2:
+                continue
+            rows = {ROW_OF[c] for c in box_cells}
+            cols = {COL_OF[c] for c in box_cells}
+            if len(rows) == 1 or len(cols) == 1:
+                continue  # all on one line: locked candidates, not an empty rectangle
+            box_rows = [ROW_OF[BOXES[b][0]] + i for i in range(3)]
+            box_cols = [COL_OF[BOXES[b][0]] + i for i in range(3)]
+            for r in box_rows:
+                for c in box_cols:
+                    if not all(ROW_OF[x] == r or COL_OF[x] == c for x in box_cells):
+                        continue
+                    for a, z, h in links:
+                        if BOX_OF[a] == b or BOX_OF[z] == b or h >= 18:
+                            continue
+                        for near, far in ((a, z), (z, a)):
+                            if 9 <= h < 18:  # column link: near end on the cross's row
+                                if ROW_OF[near] != r or COL_OF[near] in box_cols:
+                                    continue
+                                target = ROW_OF[far] * 9 + c
+                            else:  # row link: near end on the cross's column
+                                if COL_OF[near] != c or ROW_OF[near] in box_rows:
+                                    continue
+                                target = r * 9 + COL_OF[far]
+                            if BOX_OF[target] == b or not cands[target] & bit:
+                                continue
+                            yield Step(
+                                "empty-rectangle",
+                                eliminations=((target, digit),),
+                                cells=tuple(box_cells),
+                                houses=(18 + b, h),
+                                digits=(digit,),
+                                extra=(near, far),
+                            )
+
+
+def describe_empty_rectangle(step: Step) -> str:
+    box, link = step.houses
+    near, far = step.extra
+    d = step.digits[0]
+    return (
+        f"Empty rectangle: in {house_name(box)}, {d} lies on a cross of one row and one column; "
+        f"with the strong link {cell_name(near)}-{cell_name(far)} in {house_name(link)}, "
+        f"{eliminations_text(step.eliminations)}"
+    )
+
+
+def _clusters(grid: Grid, digit: int) -> list[tuple[int, int]]:
+    """Colour the strong-link graph of ``digit``: per cluster the two colours' cell sets."""
+    adjacency: dict[int, set[int]] = {}
+    for a, b, _h in strong_links(grid, digit):
+        adjacency.setdefault(a, set()).add(b)
+        adjacency.setdefault(b, set()).add(a)
+    colour: dict[int, int] = {}
+    clusters = []
+    for start in sorted(adjacency):
+        if start in colour:
+            continue
+        colour[start] = 0
+        sides = [0, 0]
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            sides[colour[cell]] |= 1 << cell
+            for nxt in adjacency[cell]:
+                if nxt not in colour:
+                    colour[nxt] = 1 - colour[cell]
+                    stack.append(nxt)
+        clusters.append((sides[0], sides[1]))
+    return clusters
+
+
+def _seen_by_any(bits: int) -> int:
+    seen = 0
+    for c in cells_of_bits(bits):
+        seen |= PEER_BITS[c]
+    return seen
+
+
+def _colour_wrap(side: int) -> bool:
+    cells = cells_of_bits(side)
+    return any(_sees(a, b) for i, a in enumerate(cells) for b in cells[i + 1 :])
+
+
+def find_simple_colours_trap(grid: Grid) -> Iterator[Step]:
+    """Simple colours, trap: a cell seeing both colours loses the digit."""
+    return (s for s in _simple_colours(grid) if s.technique == "simple-colours-trap")
+
+
+def find_simple_colours_wrap(grid: Grid) -> Iterator[Step]:
+    """Simple colours, wrap: a colour that sees itself is false everywhere."""
+    return (s for s in _simple_colours(grid) if s.technique == "simple-colours-wrap")
+
+
+def _simple_colours(grid: Grid) -> Iterator[Step]:
+    """Two-colour a digit's chain of strong links. Trap: a cell seeing both colours loses
+    the digit. Wrap: a colour that sees itself is false everywhere.
+
+    Evidence: ``cells`` the colour-0 cells, ``extra`` the colour-1 cells.
+    """
+    for digit in range(1, 10):
+        digit_bits = _digit_bits(grid, digit)
+        for side0, side1 in _clusters(grid, digit):
+            if side0.bit_count() + side1.bit_count() < 4:
+                continue
+            for false_side in (side0, side1):
+                if _colour_wrap(false_side):
+                    yield Step(
+                        "simple-colours-wrap",
+                        eliminations=tuple((c, digit) for c in cells_of_bits(false_side)),
+                        cells=tuple(cells_of_bits(side0)),
+                        digits=(digit,),
+                        extra=tuple(cells_of_bits(side1)),
+                    )
+            trap = _seen_by_any(side0) & _seen_by_any(side1) & digit_bits & ~(side0 | side1)
+            if trap:
+                yield Step(
+                    "simple-colours-trap",
+                    eliminations=tuple((c, digit) for c in cells_of_bits(trap)),
+                    cells=tuple(cells_of_bits(side0)),
+                    digits=(digit,),
+                    extra=tuple(cells_of_bits(side1)),
+                )
+
+
+def describe_simple_colours(step: Step) -> str:
+    d = step.digits[0]
+    a = ", ".join(cell_name(c) for c in step.cells)
+    b = ", ".join(cell_name(c) for c in step.extra)
+    if step.technique == "simple-colours-wrap":
+        return (
+            f"Simple colours (wrap): colouring the strong links of {d} as {{{a}}} / {{{b}}}, "
+            f"one colour sees itself and is false, so {eliminations_text(step.eliminations)}"
+        )
+    return (
+        f"Simple colours (trap): colouring the strong links of {d} as {{{a}}} / {{{b}}}, "
+        f"one colour holds {d}; cells seeing both lose it: {eliminations_text(step.eliminations)}"
+    )
