@@ -14,6 +14,7 @@ SOLVED = "solved"
 STUCK = "stuck"
 NO_SOLUTION = "no solution"
 MULTIPLE = "multiple solutions"
+_ORDER_INDEX = {t.id: i for i, t in enumerate(ORDER)}
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,22 @@ class SolveResult:
     def difficulty(self) -> Difficulty:
         return rate(self.steps, stuck=self.status == STUCK)
 
+    def credited_technique(self, cell: int) -> str | None:
+        """The rule a placed digit is credited to: the hardest technique among the step
+        that placed it and the elimination steps since the previous placement (the ones
+        that unlocked it). None for givens and cells not placed."""
+        index = self.placed_by[cell]
+        if index is None:
+            return None
+        order = _ORDER_INDEX
+        best = self.steps[index].technique
+        i = index - 1
+        while i >= 0 and not self.steps[i].placements:
+            if order[self.steps[i].technique] > order[best]:
+                best = self.steps[i].technique
+            i -= 1
+        return best
+
     def remaining_cells(self) -> list[int]:
         return [c for c in range(81) if not self.grid.values[c]]
 
@@ -77,8 +94,7 @@ class SolveResult:
 
 def rate(steps: Sequence[Step], *, stuck: bool = False) -> Difficulty:
     """Difficulty of a solve path: hardest technique (by registry order), score, level."""
-    order = {t.id: i for i, t in enumerate(ORDER)}
-    hardest = max((s.technique for s in steps), key=order.__getitem__, default=None)
+    hardest = max((s.technique for s in steps), key=_ORDER_INDEX.__getitem__, default=None)
     score = sum(TECHNIQUES[s.technique].weight for s in steps)
     if stuck:
         level = LEVELS[-1]

@@ -1,0 +1,507 @@
+"""Technique colours, the shipped fonts, and the legend: which rule placed how many digits.
+
+Colours are kept as RGB tuples; the images this package reads and returns are BGR
+(OpenCV order), so blending code flips them with :func:`bgr`. The legend goes into free
+space of the photo: a sliding window over a downscaled copy finds the boxes that keep
+clear of the grid's outline, and the least textured one nearest a corner wins.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from PIL import Image, ImageDraw, ImageFont
+
+from scanner.geometry import GridGeometry
+from solver.solve import SOLVED, STUCK, Difficulty, SolveResult
+from solver.techniques import ORDER, TECHNIQUES
+
+UInt8Array = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+RGB = tuple[int, int, int]
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
+FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
+
+# Saturated, mid-dark hues: they stand out from black/grey print on white or yellowish
+# paper and stay readable when printed. Families without an entry get FALLBACK_COLOUR.
+FAMILY_COLOURS: dict[str, RGB] = {
+    "singles": (30, 80, 210),  # deep blue
+    "intersections": (0, 140, 70),  # green
+    "subsets": (235, 120, 0),  # orange
+    "fish": (200, 0, 160),  # magenta
+    "single-digit": (125, 60, 215),  # violet
+    "wings": (220, 30, 30),  # red
+    "chains": (0, 150, 170),  # teal
+    "colouring": (0, 160, 230),  # azure
+    "coloring": (0, 160, 230),
+    "uniqueness": (150, 95, 25),  # brown
+    "als": (110, 130, 0),  # olive
+    "forcing": (160, 0, 70),  # wine
+}
+FALLBACK_COLOUR: RGB = (200, 70, 120)  # raspberry: unknown families still stand out
+GIVEN_COLOUR: RGB = (0, 0, 0)
+TEXT_COLOUR: RGB = (40, 40, 40)
+
+# Entry for digits present in the final grid that no recorded step placed (a solve
+# started from a pencil-mark state with non-given values).
+EARLIER = "earlier"
+
+
+def family_colour(family: str | None) -> RGB:
+    """RGB colour of a technique family (``FALLBACK_COLOUR`` for unknown ones)."""
+    return FAMILY_COLOURS.get(family or "", FALLBACK_COLOUR)
+
+
+def technique_family(technique: str | None) -> str:
+    """Family of a technique id; ``""`` for None or ids the registry does not know."""
+    tech = TECHNIQUES.get(technique or "")
+    return tech.family if tech is not None else ""
+
+
+def technique_colour(technique: str | None) -> RGB:
+    """RGB colour of the family of technique ``technique`` (an id such as ``hidden-single``)."""
+    return family_colour(technique_family(technique))
+
+
+def technique_code(technique: str | None) -> str:
+    """Short code of a technique for cell labels (``?`` for ids the registry lacks)."""
+    tech = TECHNIQUES.get(technique or "")
+    return tech.code if tech is not None else "?"
+
+
+def bgr(rgb: RGB) -> RGB:
+    """The same colour in OpenCV channel order."""
+    return (rgb[2], rgb[1], rgb[0])
+
+
+@functools.lru_cache(maxsize=128)
+def load_font(px: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu Sans (or Bold) at ``px`` pixels per em."""
+    return ImageFont.truetype(str(FONT_BOLD if bold else FONT_REGULAR), max(1, int(px)))
+
+
+@functools.lru_cache(maxsize=1024)
+def text_width(text: str, px: int, *, bold: bool = False) -> float:
+    """Advance width of ``text`` in pixels (cached: the legend search measures a lot)."""
+    return float(load_font(px, bold=bold).getlength(text))
+
+
+def solved_cells(result: SolveResult) -> list[tuple[int, int, str | None]]:
+    """The digits the solve added: ``(cell, digit, technique id or None)``, by cell.
+
+    A cell counts when it is empty in the givens and holds a value in ``result.grid``,
+    so a partial (stuck) solve yields what logic did place.
+    """
+    out: list[tuple[int, int, str | None]] = []
+    values = result.grid.values
+    for cell in range(81):
+        digit = values[cell]
+        if result.givens[cell] or not digit:
+            continue
+        # Credit the rule that unlocked the digit, not only the single that wrote it.
+        tech = result.credited_technique(cell)
+        out.append((cell, digit, tech))
+    return out
+
+
+def difficulty_of(result: SolveResult) -> Difficulty | None:
+    """The solve's rating, or None when it has none (invalid puzzle) or cannot be rated
+    (a step of a technique this registry does not know)."""
+    if result.status not in (SOLVED, STUCK):
+        return None
+    try:
+        return result.difficulty
+    except KeyError:
+        return None
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One legend line: a technique and how many digits it placed."""
+
+    technique: str
+    name: str
+    code: str
+    family: str
+    count: int
+
+    @property
+    def colour(self) -> RGB:
+        return family_colour(self.family)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} \u00d7{self.count}"
+
+
+def legend_entries(result: SolveResult) -> list[LegendEntry]:
+    """Techniques that placed digits, simplest first (registry order), with counts."""
+    counts: dict[str, int] = {}
+    for _cell, _digit, tech_id in solved_cells(result):
+        key = tech_id if tech_id is not None else EARLIER
+        counts[key] = counts.get(key, 0) + 1
+    rank = {t.id: i for i, t in enumerate(ORDER)}
+    entries = []
+    for key in sorted(counts, key=lambda k: (rank.get(k, len(rank)), k)):
+        tech = TECHNIQUES.get(key)
+        if tech is not None:
+            entries.append(LegendEntry(key, tech.name, tech.code, tech.family, counts[key]))
+        elif key == EARLIER:
+            entries.append(LegendEntry(key, "Placed before", "", "", counts[key]))
+        else:  # a technique id from a newer solver than this registry
+            entries.append(LegendEntry(key, key, technique_code(key), "", counts[key]))
+    return entries
+
+
+class Box(NamedTuple):
+    """Axis-aligned pixel box ``[x0, x1) x [y0, y1)``."""
+
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def width(self) -> int:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> int:
+        return self.y1 - self.y0
+
+
+# --------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class _Layout:
+    font_px: int
+    columns: int
+    codes: bool
+    size: tuple[int, int]  # (width, height)
+    pad: int
+    row_h: int
+    swatch: int
+    col_x: tuple[int, ...]
+    code_w: int
+
+
+def _layout(entries: Sequence[LegendEntry], font_px: int, columns: int, codes: bool) -> _Layout:
+    """Measure a legend without drawing it (the placement search tries many sizes)."""
+    pad = max(3, round(0.6 * font_px))
+    row_h = max(font_px + 2, round(1.45 * font_px))
+    swatch = max(4, round(0.85 * font_px))
+    gap = max(2, round(0.45 * font_px))
+    col_gap = max(4, round(1.1 * font_px))
+    code_w = 0
+    if codes:
+        code_w = math.ceil(max(text_width(e.code, font_px, bold=True) for e in entries)) + gap
+    rows = math.ceil(len(entries) / columns)
+    col_x = []
+    x = pad
+    for c in range(columns):
+        chunk = entries[c * rows : (c + 1) * rows]
+        if not chunk:
+            break
+        col_x.append(x)
+        text_w = max(math.ceil(text_width(e.label, font_px)) for e in chunk)
+        x += swatch + gap + code_w + text_w + col_gap
+    width = x - col_gap + pad
+    height = 2 * pad + rows * row_h - (row_h - font_px) // 2
+    size = (width, height)
+    return _Layout(font_px, len(col_x), codes, size, pad, row_h, swatch, tuple(col_x), code_w)
+
+
+def _draw_layout(entries: Sequence[LegendEntry], lay: _Layout) -> UInt8Array:
+    """Render a measured legend: (h, w, 4) uint8 RGBA."""
+    w, h = lay.size
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    # Near-opaque white card: readable over print, texture or a dark table alike.
+    draw.rounded_rectangle(
+        (0, 0, w - 1, h - 1),
+        radius=lay.pad,
+        fill=(255, 255, 255, 232),
+        outline=(150, 150, 150, 255),
+    )
+    font = load_font(lay.font_px)
+    bold = load_font(lay.font_px, bold=True)
+    rows = math.ceil(len(entries) / lay.columns)
+    gap = max(2, round(0.45 * lay.font_px))
+    for i, entry in enumerate(entries):
+        col, row = divmod(i, rows)
+        x = lay.col_x[col]
+        cy = lay.pad + row * lay.row_h + lay.font_px // 2 + 1
+        s = lay.swatch
+        swatch_box = (x, cy - s // 2, x + s, cy - s // 2 + s)
+        draw.rounded_rectangle(swatch_box, radius=max(1, s // 5), fill=(*entry.colour, 255))
+        x += s + gap
+        if lay.codes:
+            draw.text((x, cy), entry.code, font=bold, fill=(*entry.colour, 255), anchor="lm")
+            x += lay.code_w
+        draw.text((x, cy), entry.label, font=font, fill=(*TEXT_COLOUR, 255), anchor="lm")
+    return np.asarray(img, dtype=np.uint8)
+
+
+def render_legend(
+    entries: Sequence[LegendEntry], *, font_px: int = 16, columns: int = 1, codes: bool = False
+) -> UInt8Array:
+    """The legend as a tile: swatch, (code,) name and count per technique.
+
+    Parameters
+    ----------
+    entries : sequence of LegendEntry
+        From :func:`legend_entries`; must not be empty.
+    font_px : int, keyword-only
+        Text size in pixels per em.
+    columns : int, keyword-only
+        Entries are laid out column by column.
+    codes : bool, keyword-only
+        Also show each technique's short code (the labels drawn in the cells).
+
+    Returns
+    -------
+    (h, w, 4) uint8 array
+        RGBA, straight (not premultiplied) alpha.
+    """
+    if not entries:
+        raise ValueError("no legend entries")
+    columns = max(1, min(columns, len(entries)))
+    return _draw_layout(entries, _layout(entries, font_px, columns, codes))
+
+
+# ------------------------------------------------------------------------ placement
+
+
+def grid_outline(geometry: GridGeometry) -> FloatArray:
+    """The grid's outer boundary through every lattice point on it: (36, 2) image pixels.
+
+    Following the outer lattice row/column (not just 4 corners) keeps a bent page's
+    bulging edge inside the polygon.
+    """
+    lat = geometry.lattice
+    return np.concatenate([lat[0, :9], lat[:9, 9], lat[9, :0:-1], lat[:0:-1, 0]])
+
+
+def median_cell_px(geometry: GridGeometry) -> float:
+    """Median cell side in image pixels."""
+    lat = geometry.lattice
+    dx = np.linalg.norm(np.diff(lat, axis=1), axis=2)
+    dy = np.linalg.norm(np.diff(lat, axis=0), axis=2)
+    sides = np.sort(np.concatenate([dx.ravel(), dy.ravel()]))
+    return float(sides[len(sides) // 2])
+
+
+@dataclass(frozen=True)
+class _FreeSpace:
+    """Integral images of the grid mask and of texture, on a downscaled copy."""
+
+    factor: int
+    grid_ii: FloatArray
+    tex_ii: FloatArray
+    tex_mean: float
+    size: tuple[int, int]  # full-resolution (width, height)
+
+
+def _free_space(image: UInt8Array, outline: FloatArray) -> _FreeSpace:
+    h, w = image.shape[:2]
+    f = max(1, math.ceil(max(w, h) / 320))  # ~320 px is plenty to judge free space
+    sw, sh = math.ceil(w / f), math.ceil(h / f)
+    mask = np.zeros((sh, sw), np.uint8)
+    poly = np.round(outline / f).astype(np.int32)
+    cv2.fillPoly(mask, [poly], 1)
+    cv2.polylines(mask, [poly], True, 1, 2)  # rounding must never shave the outline
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    tex = np.abs(cv2.Laplacian(small, cv2.CV_32F, ksize=3))
+    grid_ii = np.asarray(cv2.integral(mask), dtype=np.float64)
+    tex_ii = np.asarray(cv2.integral(tex, sdepth=cv2.CV_64F), dtype=np.float64)
+    return _FreeSpace(f, grid_ii, tex_ii, float(tex.mean()), (w, h))
+
+
+def _box_sums(ii: FloatArray, x0: IntArray, y0: IntArray, x1: IntArray, y1: IntArray) -> FloatArray:
+    """Sums of the boxes ``[x0, x1) x [y0, y1)`` from an integral image (vectorised)."""
+    return np.asarray(ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0], dtype=np.float64)
+
+
+def _best_position(
+    space: _FreeSpace, size: tuple[int, int], *, margin: int, gap: int
+) -> tuple[float, Box] | None:
+    """Cheapest box of ``size`` clear of the grid (by ``gap`` pixels), or None."""
+    w, h = size
+    width, height = space.size
+    if w + 2 * margin > width or h + 2 * margin > height:
+        return None
+    f = space.factor
+    step = max(2, f * 2)
+    xs = np.arange(margin, width - w - margin + 1, step)
+    ys = np.arange(margin, height - h - margin + 1, step)
+    # Always try the flush-to-margin positions too: corners are the tidiest spots.
+    if xs[-1] != width - w - margin:
+        xs = np.append(xs, width - w - margin)
+    if ys[-1] != height - h - margin:
+        ys = np.append(ys, height - h - margin)
+    gx, gy = np.meshgrid(xs, ys)
+    sw = space.grid_ii.shape[1] - 1
+    sh = space.grid_ii.shape[0] - 1
+
+    def small(v: IntArray, hi: int, *, up: bool) -> IntArray:
+        s = np.ceil(v / f) if up else np.floor(v / f)
+        return np.clip(s.astype(np.intp), 0, hi)
+
+    ox0, oy0 = small(gx - gap, sw, up=False), small(gy - gap, sh, up=False)
+    ox1, oy1 = small(gx + w + gap, sw, up=True), small(gy + h + gap, sh, up=True)
+    overlap = _box_sums(space.grid_ii, ox0, oy0, ox1, oy1)
+    free = overlap == 0
+    if not free.any():
+        return None
+    tx0, ty0 = small(gx, sw, up=False), small(gy, sh, up=False)
+    tx1, ty1 = small(gx + w, sw, up=True), small(gy + h, sh, up=True)
+    area = np.maximum((tx1 - tx0) * (ty1 - ty0), 1)
+    tex = _box_sums(space.tex_ii, tx0, ty0, tx1, ty1) / area / (space.tex_mean + 1.0)
+    # Distance to the nearest image corner (L1, normalised): prefer tidy corner spots.
+    dx = np.minimum(gx - margin, width - margin - (gx + w))
+    dy = np.minimum(gy - margin, height - margin - (gy + h))
+    corner = (dx + dy) / (width + height)
+    cost = np.where(free, tex + 1.5 * corner, np.inf)
+    k = int(np.argmin(cost))
+    x, y = int(gx.flat[k]), int(gy.flat[k])
+    return float(cost.flat[k]), Box(x, y, x + w, y + h)
+
+
+def _start_font_px(cell_px: float, image_size: tuple[int, int]) -> int:
+    w, h = image_size
+    px = round(0.3 * cell_px)
+    return int(min(max(px, 11), max(11, round(0.035 * min(w, h)))))
+
+
+def place_legend(
+    image: UInt8Array,
+    geometry: GridGeometry,
+    entries: Sequence[LegendEntry],
+    *,
+    codes: bool = False,
+    font_px: int | None = None,
+    min_font_px: int = 8,
+) -> tuple[Box, int, int, bool]:
+    """Choose where, how large and in how many columns the legend goes.
+
+    Tries font sizes from ``font_px`` (default: ~30% of a cell) down to ``min_font_px``
+    and, at each size, 1, 2, 3 columns or a single row; the first size with any box
+    clear of the grid wins, and among its layouts the least textured box nearest an
+    image corner. When nothing fits, the smallest single-column legend goes in the
+    image corner farthest from the grid (``overlaps`` is then True: draw it faintly).
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        The photo, BGR.
+    geometry : GridGeometry
+        Lattice in this image's pixels.
+    entries : sequence of LegendEntry
+        Not empty.
+
+    Returns
+    -------
+    box : Box
+        Where the legend goes (inside the image).
+    font_px, columns : int
+        The layout to render with :func:`render_legend`.
+    overlaps : bool
+        True for the last-resort placement that may cover the grid.
+    """
+    h, w = image.shape[:2]
+    outline = grid_outline(geometry)
+    space = _free_space(image, outline)
+    margin = max(3, round(0.015 * min(w, h)))
+    cell_px = median_cell_px(geometry)
+    gap = max(4, round(0.2 * cell_px))
+    n = len(entries)
+    col_options = sorted({c for c in (1, 2, 3, n) if 1 <= c <= n})
+    px = font_px or _start_font_px(cell_px, (w, h))
+    sizes = [px]
+    while sizes[-1] > min_font_px:
+        sizes.append(max(min_font_px, int(sizes[-1] * 0.85)))
+    for size_px in sizes:
+        best: tuple[float, Box, int] | None = None
+        for cols in col_options:
+            lay = _layout(entries, size_px, cols, codes)
+            found = _best_position(space, lay.size, margin=margin, gap=gap)
+            if found is not None and (best is None or found[0] < best[0]):
+                best = (found[0], found[1], lay.columns)
+        if best is not None:
+            return best[1], size_px, best[2], False
+    # Last resort: the image corner farthest from the grid's centre.
+    lay = _layout(entries, min_font_px, 1, codes)
+    lw, lh = min(lay.size[0], w), min(lay.size[1], h)
+    cx, cy = outline.mean(axis=0)
+    x = margin if cx > w / 2 else w - lw - margin
+    y = margin if cy > h / 2 else h - lh - margin
+    x, y = min(max(x, 0), w - lw), min(max(y, 0), h - lh)
+    return Box(x, y, x + lw, y + lh), min_font_px, 1, True
+
+
+def blend_rgba(
+    image: UInt8Array, tile: UInt8Array, x: int, y: int, *, opacity: float = 1.0
+) -> None:
+    """Alpha-blend an RGBA tile (h, w, 4) onto a BGR image in place, top-left at ``(x, y)``.
+
+    The tile is cropped to the image.
+    """
+    h, w = image.shape[:2]
+    th, tw = tile.shape[:2]
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + tw, w), min(y + th, h)
+    if x0 >= x1 or y0 >= y1:
+        return
+    t = tile[y0 - y : y1 - y, x0 - x : x1 - x]
+    a = t[:, :, 3:4].astype(np.float32) * (opacity / 255.0)
+    roi = image[y0:y1, x0:x1]
+    src = t[:, :, 2::-1].astype(np.float32)  # RGB -> BGR
+    roi[:] = np.clip(roi * (1.0 - a) + src * a + 0.5, 0, 255).astype(np.uint8)
+
+
+def draw_legend(
+    image: UInt8Array,
+    geometry: GridGeometry,
+    entries: Sequence[LegendEntry],
+    *,
+    codes: bool = False,
+    font_px: int | None = None,
+) -> Box | None:
+    """Draw the legend into free space of ``image`` (BGR, modified in place).
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        The photo, BGR; modified in place.
+    geometry : GridGeometry
+        Lattice in this image's pixels.
+    entries : sequence of LegendEntry
+        From :func:`legend_entries`; nothing is drawn when empty.
+    codes : bool, keyword-only
+        Show technique codes (when the cells carry code labels).
+    font_px : int, keyword-only
+        Largest text size to try (default: ~30% of a cell).
+
+    Returns
+    -------
+    Box or None
+        The pixels the legend may have changed; None when nothing was drawn.
+    """
+    if not entries:
+        return None
+    box, px, cols, overlaps = place_legend(image, geometry, entries, codes=codes, font_px=font_px)
+    tile = render_legend(entries, font_px=px, columns=cols, codes=codes)
+    blend_rgba(image, tile, box.x0, box.y0, opacity=0.7 if overlaps else 1.0)
+    return box

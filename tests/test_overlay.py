@@ -1,0 +1,365 @@
+"""Overlay: digits drawn into the right cells of a synthetic photo, nowhere else; legend in
+free space; print sheet; self-contained HTML report.
+
+The photo is drawn here (flat page with cv2, then a known perspective warp), so the
+lattice is exact and these tests depend on no other test helper.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from overlay import annotate, compose, render_report, render_sheet, write_report
+from overlay.legend import (
+    FALLBACK_COLOUR,
+    FAMILY_COLOURS,
+    GIVEN_COLOUR,
+    family_colour,
+    legend_entries,
+    technique_colour,
+)
+from scanner.geometry import GridGeometry
+from solver import ORDER, SOLVED, STUCK, SolveResult, Step, solve
+from solver.generate import generate
+
+UInt8Array = npt.NDArray[np.uint8]
+BoolArray = npt.NDArray[np.bool_]
+Scene = tuple[UInt8Array, GridGeometry]
+
+SEED = 2  # an easy generated puzzle: ~50 digits to place
+PHOTO_SIZE = (900, 640)  # (width, height); the grid sits left, free space right
+GRID_CORNERS = np.array([[70, 80], [480, 45], [515, 590], [45, 565]], dtype=np.float64)
+
+
+def _synthetic_photo(givens: list[int]) -> tuple[UInt8Array, GridGeometry]:
+    """A printed grid on warm paper, photographed at an angle over a dark, textured table."""
+    cell, m = 40, 24
+    side = 9 * cell
+    page = np.full((side + 2 * m, side + 2 * m, 3), (228, 242, 248), np.uint8)  # BGR paper
+    for i in range(10):
+        w = 3 if i % 3 == 0 else 1
+        p = m + i * cell
+        cv2.line(page, (m, p), (m + side, p), (20, 20, 20), w)
+        cv2.line(page, (p, m), (p, m + side), (20, 20, 20), w)
+    for c, v in enumerate(givens):
+        if v:
+            r, k = divmod(c, 9)
+            org = (m + k * cell + 11, m + r * cell + 31)
+            cv2.putText(page, str(v), org, cv2.FONT_HERSHEY_SIMPLEX, 1.0, (15, 15, 15), 2)
+    flat = np.array([[m, m], [m + side, m], [m + side, m + side], [m, m + side]], np.float32)
+    h = cv2.getPerspectiveTransform(flat, GRID_CORNERS.astype(np.float32))
+    rng = np.random.default_rng(7)
+    width, height = PHOTO_SIZE
+    photo = (rng.normal(70, 6, size=(height, width, 3))).clip(0, 255).astype(np.uint8)
+    cv2.warpPerspective(page, h, PHOTO_SIZE, dst=photo, borderMode=cv2.BORDER_TRANSPARENT)
+    jj, ii = np.meshgrid(np.arange(10.0), np.arange(10.0))
+    pts = np.stack([m + jj * cell, m + ii * cell], axis=-1).reshape(1, -1, 2)
+    lattice = cv2.perspectiveTransform(pts, h)[0].reshape(10, 10, 2)
+    return photo, GridGeometry(lattice, PHOTO_SIZE)
+
+
+@pytest.fixture(scope="module")
+def result() -> SolveResult:
+    res = solve(generate(SEED))
+    assert res.status == SOLVED
+    return res
+
+
+@pytest.fixture(scope="module")
+def scene(result: SolveResult) -> Scene:
+    return _synthetic_photo(result.givens)
+
+
+def _poly_mask(shape: tuple[int, ...], poly: npt.ArrayLike, *, grow: int = 0) -> BoolArray:
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(np.asarray(poly)).astype(np.int32)], 1)
+    kernel = np.ones((2 * abs(grow) + 1, 2 * abs(grow) + 1), np.uint8)
+    if grow > 0:
+        return np.asarray(cv2.dilate(mask, kernel), dtype=bool)
+    if grow < 0:
+        return np.asarray(cv2.erode(mask, kernel), dtype=bool)
+    return mask.astype(bool)
+
+
+def _grid_outline(geo: GridGeometry) -> npt.NDArray[np.float64]:
+    lat = geo.lattice
+    return np.concatenate([lat[0, :9], lat[:9, 9], lat[9, :0:-1], lat[:0:-1, 0]])
+
+
+def _changed(a: UInt8Array, b: UInt8Array) -> BoolArray:
+    return np.any(a != b, axis=2)
+
+
+def _cell_mask(geo: GridGeometry, cell: int, shape: tuple[int, ...], grow: int = 0) -> BoolArray:
+    return _poly_mask(shape, geo.cell_quad(*divmod(cell, 9)), grow=grow)
+
+
+def _box_mask(shape: tuple[int, ...], box: tuple[int, int, int, int] | None) -> BoolArray:
+    mask = np.zeros(shape[:2], bool)
+    if box is not None:
+        x0, y0, x1, y1 = box
+        mask[y0:y1, x0:x1] = True
+    return mask
+
+
+def _placed(result: SolveResult) -> list[int]:
+    return [c for c in range(81) if not result.givens[c] and result.grid.values[c]]
+
+
+def _with_families(result: SolveResult, technique_ids: list[str]) -> SolveResult:
+    """The same grid, its placements credited round-robin to ``technique_ids``."""
+    steps = []
+    placed_by: list[int | None] = [None] * 81
+    for k, cell in enumerate(_placed(result)):
+        tid = technique_ids[k % len(technique_ids)]
+        steps.append(Step(tid, placements=((cell, result.grid.values[cell]),)))
+        placed_by[cell] = k
+    return replace(result, steps=steps, placed_by=placed_by)
+
+
+# ---------------------------------------------------------------------------- annotate
+
+
+def test_annotate_keeps_size_and_dtype_and_input(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    before = photo.copy()
+    out = annotate(photo, geo, result)
+    assert out.shape == photo.shape and out.dtype == np.uint8
+    assert np.array_equal(photo, before), "the input photo must not be modified"
+    assert np.array_equal(out, compose(photo, geo, result).image)
+
+
+def test_changes_only_inside_grid_and_legend(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    ann = compose(photo, geo, result)
+    allowed = _poly_mask(photo.shape, _grid_outline(geo), grow=1) | _box_mask(
+        photo.shape, ann.legend_box
+    )
+    stray = _changed(photo, ann.image) & ~allowed
+    assert not stray.any(), f"{int(stray.sum())} pixels changed outside grid and legend"
+
+
+def test_placed_cells_drawn_givens_untouched(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    ann = compose(photo, geo, result)
+    diff = _changed(photo, ann.image)
+    placed = set(_placed(result))
+    assert set(ann.cells) == placed
+    for cell in range(81):
+        inner = _cell_mask(geo, cell, photo.shape, grow=-3)
+        n = int((diff & inner).sum())
+        if cell in placed:
+            assert n > 0.08 * inner.sum(), f"cell {cell}: only {n} pixels drawn"
+        else:
+            assert n == 0, f"given cell {cell} changed ({n} pixels)"
+
+
+def test_ink_stays_in_its_own_cell_on_a_bent_page(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    lat = geo.lattice.copy()
+    lat[..., 1] += 9.0 * np.sin(np.pi * np.arange(10) / 9.0)[None, :]  # bow the rows
+    bent = GridGeometry(lat, geo.image_size)
+    out = annotate(photo, bent, result)
+    diff = _changed(photo, out) & _poly_mask(photo.shape, _grid_outline(bent))
+    cells = np.zeros(photo.shape[:2], bool)
+    for cell in _placed(result):
+        cells |= _cell_mask(bent, cell, photo.shape, grow=1)
+    assert not (diff & ~cells).any(), "ink leaked out of the placed cells"
+
+
+def test_drawn_colour_is_the_family_colour(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    ids = ["hidden-single", "locked-pointing", "naked-pair", "x-wing", "xy-wing", "no-such-rule"]
+    fake = _with_families(result, ids)
+    out = annotate(photo, geo, fake)
+    for k, cell in enumerate(_placed(fake)):
+        tid = ids[k % len(ids)]
+        want = np.array(technique_colour(tid)[::-1])  # RGB -> BGR
+        inner = _cell_mask(geo, cell, photo.shape, grow=-2) & _changed(photo, out)
+        px = out[inner].astype(int)
+        dist = np.abs(px - want).sum(axis=1)
+        assert (dist <= 3).sum() >= 15, f"cell {cell} ({tid}): no solid {want} pixels"
+        # The rest is anti-aliasing: on the segment between paper and ink colour.
+        assert np.median(dist) < 200
+    assert technique_colour("no-such-rule") == FALLBACK_COLOUR
+
+
+def test_labels_write_codes_in_the_corner(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    plain = _changed(photo, annotate(photo, geo, result))
+    labelled = _changed(photo, annotate(photo, geo, result, labels=True))
+    for cell in _placed(result):
+        r, c = divmod(cell, 9)
+        corner = geo.to_image([[c + 0.04, r + 0.04], [c + 0.4, r + 0.04],
+                               [c + 0.4, r + 0.11], [c + 0.04, r + 0.11]])  # fmt: skip
+        region = _poly_mask(photo.shape, corner)
+        assert not (plain & region).any(), f"cell {cell}: the plain digit reaches the corner"
+        assert (labelled & region).sum() >= 4, f"cell {cell}: no code label"
+
+
+def test_legend_sits_in_free_space(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    ann = compose(photo, geo, result, labels=True)
+    assert ann.legend_box is not None
+    x0, y0, x1, y1 = ann.legend_box
+    h, w = photo.shape[:2]
+    assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+    overlap = _box_mask(photo.shape, ann.legend_box) & _poly_mask(photo.shape, _grid_outline(geo))
+    assert not overlap.any()
+    assert _changed(photo, ann.image)[y0:y1, x0:x1].any()
+
+
+def test_legend_without_room_still_fits_the_image(result: SolveResult) -> None:
+    # The grid fills the whole frame: the legend goes faintly into the farthest corner.
+    photo = np.full((300, 300, 3), 230, np.uint8)
+    geo = GridGeometry.from_corners([[2, 2], [297, 2], [297, 297], [2, 297]], (300, 300))
+    ann = compose(photo, geo, result)
+    assert ann.image.shape == photo.shape
+    assert ann.legend_box is not None
+    x0, y0, x1, y1 = ann.legend_box
+    assert 0 <= x0 < x1 <= 300 and 0 <= y0 < y1 <= 300
+
+
+def test_partial_solve_draws_what_logic_placed(scene: Scene) -> None:
+    photo, geo = scene
+    puzzle = generate(9)  # needs more than singles
+    res = solve(puzzle, techniques=ORDER[:3])
+    assert res.status == STUCK
+    placed = set(_placed(res))
+    assert placed
+    out = annotate(photo, geo, res)
+    diff = _changed(photo, out)
+    for cell in range(81):
+        n = int((diff & _cell_mask(geo, cell, photo.shape, grow=-3)).sum())
+        assert (n > 0) == (cell in placed), f"cell {cell}"
+
+
+def test_nothing_to_draw_leaves_the_photo(scene: Scene) -> None:
+    photo, geo = scene
+    bad = [5, 5, *generate(SEED)[2:]]  # a duplicate in row 1
+    res = solve(bad)
+    ann = compose(photo, geo, res)
+    assert ann.legend_box is None and not ann.cells
+    assert np.array_equal(ann.image, photo)
+
+
+def test_geometry_of_a_downscaled_copy_is_rescaled(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    half = GridGeometry(geo.lattice / 2, (PHOTO_SIZE[0] // 2, PHOTO_SIZE[1] // 2))
+    a = compose(photo, geo, result, legend=False)
+    b = compose(photo, half, result, legend=False)
+    assert a.cells == b.cells
+    assert (_changed(a.image, b.image)).mean() < 0.01
+
+
+def test_rejects_non_bgr_images(scene: Scene, result: SolveResult) -> None:
+    _photo, geo = scene
+    with pytest.raises(ValueError):
+        annotate(np.zeros((640, 900), np.uint8), geo, result)
+    with pytest.raises(ValueError):
+        annotate(np.zeros((640, 900, 3), np.float32), geo, result)
+
+
+def test_annotate_is_fast(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    annotate(photo, geo, result)  # warm the glyph caches
+    t = time.perf_counter()
+    annotate(photo, geo, result, labels=True)
+    assert time.perf_counter() - t < 0.5  # ~10 ms normally; generous for shared CI
+
+
+def test_palette_colours_are_distinct() -> None:
+    colours = {family_colour(f) for f in FAMILY_COLOURS} | {FALLBACK_COLOUR}
+    arr = np.array(sorted(colours), dtype=int)
+    for i in range(len(arr)):
+        for j in range(i + 1, len(arr)):
+            assert np.abs(arr[i] - arr[j]).sum() > 60, (arr[i], arr[j])
+    assert all(max(c) - min(c) > 100 for c in colours), "every colour must be saturated"
+
+
+def test_legend_entries_count_placements(result: SolveResult) -> None:
+    entries = legend_entries(result)
+    assert sum(e.count for e in entries) == len(_placed(result))
+    assert all(e.label.endswith(f"\u00d7{e.count}") for e in entries)
+
+
+# ------------------------------------------------------------------------------ sheet
+
+
+def test_sheet_renders(result: SolveResult) -> None:
+    sheet = render_sheet(result, size=600)
+    assert sheet.dtype == np.uint8 and sheet.ndim == 3 and sheet.shape[1] == 600
+    assert sheet.shape[0] > 600  # title and legend around the grid
+    blue = np.array(family_colour("singles")[::-1])
+    assert (np.abs(sheet.astype(int) - blue).sum(axis=2) < 10).sum() > 200
+    assert (np.abs(sheet.astype(int) - np.array(GIVEN_COLOUR)).sum(axis=2) < 10).sum() > 200
+
+
+def test_sheet_renders_stuck_and_invalid() -> None:
+    stuck = solve(generate(9), techniques=ORDER[:3])
+    assert render_sheet(stuck, size=400).shape[1] == 400
+    invalid = solve([5, 5, *generate(SEED)[2:]])
+    assert render_sheet(invalid, size=400).shape[1] == 400
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def _steps_html(text: str) -> list[str]:
+    return re.findall(r'<li id="step-\d+">.*?</li>', text, flags=re.S)
+
+
+def test_report_is_self_contained_and_complete(
+    result: SolveResult, scene: Scene, tmp_path: Path
+) -> None:
+    photo, geo = scene
+    path = tmp_path / "report.html"
+    path.write_text("old")
+    out = write_report(result, path, title="Test <puzzle>", image=annotate(photo, geo, result))
+    assert out == path
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "http://" not in text and "https://" not in text
+    assert re.findall(r'src="(?!data:)', text) == []
+    assert re.findall(r'href="(?!#)', text) == []
+    assert "<link" not in text and "<script" not in text
+    assert "Test &lt;puzzle&gt;" in text
+    assert 'src="data:image/jpeg;base64,' in text
+    items = _steps_html(text)
+    assert len(items) == len(result.steps)
+    for step, item in zip(result.steps, items, strict=True):
+        assert html.escape(step.text) in item
+        assert item.count("<svg") == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"], "temp file left behind"
+
+
+def test_report_marks_eliminations_and_placements() -> None:
+    res = solve(generate(9))  # has elimination steps
+    text = render_report(res, title="t")
+    items = _steps_html(text)
+    for step, item in zip(res.steps, items, strict=True):
+        assert item.count('class="pc"') == len(step.placements)
+        if step.eliminations:
+            assert 'class="xs"' in item and 'class="x"' in item
+
+
+def test_report_stays_compact() -> None:
+    res = solve(generate(9))
+    text = render_report(res, title="t")
+    assert len(text.encode()) / max(1, len(res.steps)) < 5000
+
+
+def test_report_for_stuck_and_invalid_solves() -> None:
+    stuck = render_report(solve(generate(9), techniques=ORDER[:3]), title="s")
+    assert "stuck" in stuck
+    invalid = render_report(solve([5, 5, *generate(SEED)[2:]]), title="i")
+    assert "duplicate" in invalid and _steps_html(invalid) == []
