@@ -232,8 +232,9 @@ def compose(
     """
     out = _check_image(image).copy()
     geo = fit_geometry(geometry, out.shape[1], out.shape[0])
-    cells = draw_digits(out, geo, result, labels=labels)
+    # Legend first: where the photo has no free room, the digits stay on top of it.
     box = draw_legend(out, geo, legend_entries(result), codes=labels) if legend else None
+    cells = draw_digits(out, geo, result, labels=labels)
     return Annotation(out, cells, box)
 
 

@@ -169,6 +169,121 @@ def cmd_reglib(args: argparse.Namespace, out: TextIO) -> int:
     return ExitCode.OK if failed == 0 else ExitCode.NOT_SOLVED
 
 
+def _engine_name(args: argparse.Namespace) -> str:
+    from scanner.digits import DEFAULT_ENGINE
+
+    return str(args.ocr or DEFAULT_ENGINE)
+
+
+def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
+    from scanner.api import read_photo
+
+    engine = _engine_name(args)
+    worst = ExitCode.OK
+    for path in args.photos:
+        try:
+            scan = read_photo(path, engine=engine)
+        except SudokuScanError as exc:
+            if len(args.photos) == 1 and not args.json:
+                raise
+            if args.json:
+                _emit({"path": path, "error": str(exc)}, out)
+            else:
+                sys.stderr.write(f"{PROG}: error: {exc}\n")
+            worst = max(worst, exc.exit_code)
+            continue
+        if scan.status != "ok":
+            worst = max(worst, ExitCode.UNREADABLE)
+        if args.json:
+            _emit(scan.to_dict(), out)
+            continue
+        out.write(f"{path}: read in {scan.seconds * 1e3:.0f} ms")
+        out.write(f", page turned {scan.rotation * 90} degrees\n" if scan.rotation else "\n")
+        out.write(_grid_text(scan.givens) + "\n")
+        for corr in scan.corrections:
+            out.write(f"correction: {corr.describe()}\n")
+        if scan.status != "ok":
+            cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in scan.doubtful_cells[:10])
+            out.write(f"unreadable: no reading has exactly one solution; doubtful: {cells}\n")
+    if len(args.photos) > 1 and worst != ExitCode.OK:
+        return ExitCode.PARTIAL_FAILURE
+    return worst
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    from pipeline.stages import solve_photo
+    from solver.solve import STUCK
+
+    engine = _engine_name(args)
+    solved = solve_photo(args.photo, engine=engine, out=args.output, labels=args.labels)
+    result = solved.result
+    if args.sheet:
+        from overlay.sheet import render_sheet
+        from pipeline.stages import output_path_for, write_image
+
+        target = output_path_for(args.photo, args.output)
+        sheet_path = target.with_name(target.stem + ".sheet.png")
+        write_image(render_sheet(result), sheet_path)
+    if args.report:
+        from overlay.report import write_report
+
+        try:
+            write_report(result, args.report, title=f"Solution of {args.photo}")
+        except OSError as exc:
+            raise errors.OutputError(f"{args.report}: cannot write ({exc})") from None
+    stuck = result.status == STUCK
+    if args.json:
+        scan = solved.scan
+        _emit(
+            {
+                "path": args.photo,
+                "status": result.status,
+                "givens": "".join(map(str, result.givens)),
+                "solution": "".join(map(str, result.solution)) if result.solution else None,
+                "steps": [s.to_dict() for s in result.steps],
+                "difficulty": result.difficulty.to_dict(),
+                "corrections": [c.describe() for c in getattr(scan, "corrections", [])],
+                "remaining": [f"r{c // 9 + 1}c{c % 9 + 1}" for c in result.remaining_cells()],
+                "output": str(solved.output),
+                "seconds": round(solved.seconds, 4),
+            },
+            out,
+        )
+    else:
+        for corr in getattr(solved.scan, "corrections", []):
+            out.write(f"correction: {corr.describe()}\n")
+        d = result.difficulty.to_dict()
+        out.write(
+            f"{args.photo}: {result.status} in {len(result.steps)} steps "
+            f"(hardest: {d['name']}, level {d['level']}); wrote {solved.output} "
+            f"in {solved.seconds * 1e3:.0f} ms\n"
+        )
+        if stuck:
+            out.write(solved.remaining_text() + "\n")
+    return ExitCode.NOT_SOLVED if stuck else ExitCode.OK
+
+
+def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
+    from pipeline.evaluate import HEADER, evaluate, photos_with_truth
+    from scanner.digits import available_engines
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        raise errors.InputFileError(f"{folder}: not a folder")
+    if not photos_with_truth(folder):
+        raise errors.InputFileError(f"{folder}: no photos with .dat ground truth")
+    engines = [args.ocr] if args.ocr else available_engines()
+    rows = []
+    for engine in engines:
+        res = evaluate(folder, engine, verbose=args.verbose)
+        rows.append(res.row())
+        if args.verbose:
+            for failure in res.failures:
+                out.write(f"  {engine}: {failure}\n")
+    out.write(HEADER + "\n" + "\n".join(rows) + "\n")
+    return ExitCode.OK
+
+
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.demo import run_demo
 
@@ -193,6 +308,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per case and line")
     p.add_argument("--failures-only", action="store_true", help="list only failing cases")
     p.set_defaults(func=cmd_reglib)
+
+    p = sub.add_parser("read", help="read the givens of Sudoku photos")
+    p.add_argument("photos", nargs="+", metavar="PHOTO", help="JPEG, PNG, WebP, TIFF or BMP")
+    p.add_argument("--json", action="store_true", help="one JSON object per photo and line")
+    p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("solve", help="read, solve and draw the solution onto the photo")
+    p.add_argument("photo", metavar="PHOTO")
+    p.add_argument("-o", "--output", help="output image (default: NAME.solved.png/.jpg)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--labels", action="store_true", help="technique code in each cell")
+    p.add_argument("--sheet", action="store_true", help="also write a flat solution sheet")
+    p.add_argument("--report", metavar="FILE", help="write a step-by-step HTML report")
+    p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("eval", help="measure the reader on photos with .dat ground truth")
+    p.add_argument("folder", metavar="DIR")
+    p.add_argument("--ocr", choices=("cnn", "tesseract"), help="only this engine")
+    p.add_argument("--verbose", action="store_true", help="per photo lines and failures")
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("demo", help="solve a bundled sample")
     p.set_defaults(func=cmd_demo)

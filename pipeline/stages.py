@@ -1,0 +1,137 @@
+"""The pipeline as small stage functions: read -> solve -> draw -> write.
+
+Each stage takes plain data and returns plain data, so the CLI, the batch runner and the
+tests compose them the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from solver import SOLVED, STUCK, SolveResult, solve
+from solver.errors import InvalidPuzzleError, OutputError
+from solver.grid import cell_name
+
+JPEG_QUALITY = 92
+
+
+def read_stage(path: str, *, engine: str, full_resolution: bool = True) -> object:
+    """Read the photo (the scanner's ``ScanResult``); full resolution keeps it drawable."""
+    from scanner.api import read_photo, require_readable
+
+    result = read_photo(path, engine=engine, max_side=None if full_resolution else 1600,
+                        color=full_resolution)  # fmt: skip
+    return require_readable(result)
+
+
+def solve_stage(givens: list[int], *, source: str) -> SolveResult:
+    """Solve the givens read; a reading without exactly one solution is an error."""
+    result = solve(givens)
+    if result.status not in (SOLVED, STUCK):
+        raise InvalidPuzzleError(f"{source}: the digits read give a puzzle with {result.message}")
+    return result
+
+
+def output_path_for(source: str, out: str | None) -> Path:
+    """``NAME.solved.png`` next to the input, or JPEG for a JPEG input; ``-o`` wins."""
+    if out:
+        return Path(out)
+    src = Path(source)
+    ext = ".jpg" if src.suffix.lower() in (".jpg", ".jpeg") else ".png"
+    return src.with_name(f"{src.stem}.solved{ext}")
+
+
+def write_image(image: npt.NDArray[np.uint8], path: Path) -> Path:
+    """Encode and write atomically (temp file + rename): never a half-written image."""
+    import cv2
+
+    ext = path.suffix.lower()
+    if ext not in (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"):
+        raise OutputError(f"{path}: unsupported output format {ext or '(none)'}")
+    params = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY] if ext in (".jpg", ".jpeg") else []
+    ok, buf = cv2.imencode(ext, image, params)
+    if not ok:
+        raise OutputError(f"{path}: could not encode the image")
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise OutputError(f"{path}: folder {directory} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(buf.tobytes())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
+        os.replace(tmp, path)
+    except OSError as exc:
+        if "tmp" in locals() and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return path
+
+
+@dataclass
+class SolvedPhoto:
+    """Everything one ``solve`` produced."""
+
+    path: str
+    scan: object
+    result: SolveResult
+    image: npt.NDArray[np.uint8] | None = None
+    output: Path | None = None
+    seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def remaining_text(self) -> str:
+        cells = self.result.remaining_cells()
+        if not cells:
+            return ""
+        shown = ", ".join(cell_name(c) for c in cells[:10]) + (", ..." if len(cells) > 10 else "")
+        return (
+            f"logic alone got stuck: {len(cells)} cells remain ({shown}); no technique "
+            "this solver knows applies there"
+        )
+
+
+def solve_photo(
+    path: str,
+    *,
+    engine: str,
+    out: str | None = None,
+    labels: bool = False,
+    write: bool = True,
+) -> SolvedPhoto:
+    """Read, solve and draw one photo; write the annotated image (unless ``write=False``)."""
+    from overlay.draw import annotate
+    from scanner.api import ScanResult
+
+    start = time.perf_counter()
+    timings: dict[str, float] = {}
+    scan = read_stage(path, engine=engine)
+    assert isinstance(scan, ScanResult)
+    timings["read"] = time.perf_counter() - start
+    t = time.perf_counter()
+    result = solve_stage(scan.givens, source=path)
+    timings["solve"] = time.perf_counter() - t
+    t = time.perf_counter()
+    image: npt.NDArray[np.uint8] = scan.loaded.image
+    if image.ndim == 2:
+        import cv2
+
+        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    drawn = annotate(image, scan.geometry, result, labels=labels)
+    timings["draw"] = time.perf_counter() - t
+    solved = SolvedPhoto(path, scan, result, drawn, timings=timings)
+    if write:
+        t = time.perf_counter()
+        solved.output = write_image(drawn, output_path_for(path, out))
+        timings["write"] = time.perf_counter() - t
+    solved.seconds = time.perf_counter() - start
+    return solved

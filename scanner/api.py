@@ -1,0 +1,169 @@
+"""Read a photo: load -> locate the grid -> cut cells -> classify -> revise with the solver.
+
+The result carries the givens, per-cell confidences and ranked alternatives, the
+corrections made to reach a reading with exactly one solution, and the geometry that maps
+grid coordinates to photo pixels.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.errors import UnreadableGridError
+
+from .cells import extract_cells
+from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
+from .geometry import GridGeometry
+from .load import LoadedImage, load_image
+from .locate import locate_grid, rotated_lattice
+from .reading import Correction, Reading, orientation_score, revise
+
+# Reading decodes a copy whose long side is about this: enough for the digits (a grid
+# filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
+WORK_SIDE = 1600
+# A reading this confident in its upright orientation skips trying the other three.
+UPRIGHT_ENOUGH = 0.9
+
+
+@dataclass
+class ScanResult:
+    """What the scanner read from one photo.
+
+    Attributes
+    ----------
+    path : str
+        The photo as named by the caller.
+    givens : list of int, length 81
+        The digits read (0 = empty), after corrections.
+    confidence : list of float, length 81
+        Probability of the reading of each cell.
+    alternatives : list of list of (int, float)
+        Ranked alternatives per cell (digit 0 = empty).
+    corrections : list of Correction
+        Cells whose first reading was changed so the puzzle has exactly one solution.
+    geometry : GridGeometry
+        Lattice in the upright, full-resolution image.
+    loaded : LoadedImage
+        The decoded photo (upright) and the way back to stored pixel coordinates.
+    rotation : int
+        Quarter turns of the page that were undone to read it (0 = upright).
+    status : str
+        ``"ok"``, or ``"unreadable"`` when no revision gave a unique solution.
+    doubtful_cells : list of int
+        With ``"unreadable"``: the cells whose reading is in doubt.
+    seconds : float
+        Wall time of the whole read.
+    """
+
+    path: str
+    givens: list[int]
+    confidence: list[float]
+    alternatives: list[list[tuple[int, float]]]
+    corrections: list[Correction]
+    geometry: GridGeometry
+    loaded: LoadedImage
+    rotation: int = 0
+    status: str = "ok"
+    doubtful_cells: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def stored_corners(self) -> npt.NDArray[np.float64]:
+        """The grid's outer corners (4, 2), TL first, clockwise, in stored-photo pixels."""
+        return self.loaded.to_stored(self.geometry.corners())
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "givens": "".join(str(v) for v in self.givens),
+            "confidence": [round(float(c), 4) for c in self.confidence],
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.stored_corners()],
+            "corrections": [c.describe() for c in self.corrections],
+            "rotation": self.rotation * 90,
+            "status": self.status,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _read_cells(
+    gray: npt.NDArray[np.uint8], geometry: GridGeometry, engine: DigitEngine
+) -> tuple[int, GridGeometry, npt.NDArray[np.float64]]:
+    """Classify the grid in the most plausible of its four orientations."""
+    best: tuple[float, int, GridGeometry, npt.NDArray[np.float64]] | None = None
+    for k in range(4):
+        oriented = rotated_lattice(geometry, k) if k else geometry
+        probs = np.asarray(engine.classify(extract_cells(gray, oriented)), dtype=np.float64)
+        score = orientation_score(probs)
+        if best is None or score > best[0]:
+            best = (score, k, oriented, probs)
+        if k == 0 and score >= UPRIGHT_ENOUGH:
+            break
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def read_photo(
+    source: str | os.PathLike[str] | npt.ArrayLike,
+    *,
+    engine: str | DigitEngine = DEFAULT_ENGINE,
+    name: str | None = None,
+    max_side: int | None = WORK_SIDE,
+    color: bool = False,
+) -> ScanResult:
+    """Read the givens of the Sudoku in a photo.
+
+    Parameters
+    ----------
+    source : path or (H, W[, 3]) uint8 array
+        The photo.
+    engine : str or DigitEngine, keyword-only
+        ``"cnn"`` (ours) or ``"tesseract"``.
+    max_side : int or None, keyword-only
+        Decode the photo reduced to about this long side (fast reading); None keeps full
+        resolution (what the overlay draws on).
+    color : bool, keyword-only
+        Keep the BGR image in ``result.loaded.image`` (for drawing) instead of gray.
+
+    Raises
+    ------
+    InputFileError, NoGridError, MissingDependencyError
+        Unreadable input, no grid, or an engine whose program is missing.
+    """
+    start = time.perf_counter()
+    label = name or (str(source) if isinstance(source, str | os.PathLike) else "image")
+    digit_engine = get_engine(engine) if isinstance(engine, str) else engine
+    loaded = load_image(source, max_side=max_side, gray=not color)
+    gray = loaded.gray
+    # locate_grid searches on its own reduced copy and returns this image's pixels.
+    geometry = locate_grid(gray, name=label)
+    rotation, oriented, probs = _read_cells(gray, geometry, digit_engine)
+    reading: Reading = revise(probs)
+    result = ScanResult(
+        path=label,
+        givens=list(reading.givens),
+        confidence=list(reading.confidence),
+        alternatives=[list(a) for a in reading.alternatives],
+        corrections=list(reading.corrections),
+        geometry=oriented,
+        loaded=loaded,
+        rotation=rotation,
+        status=reading.status,
+        doubtful_cells=list(reading.doubtful_cells),
+    )
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def require_readable(result: ScanResult) -> ScanResult:
+    """Raise UnreadableGridError naming the doubtful cells when no reading worked."""
+    if result.status != "ok":
+        cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in result.doubtful_cells[:8])
+        raise UnreadableGridError(
+            f"{result.path}: the digits could not be read consistently "
+            f"(no reading has exactly one solution); doubtful cells: {cells or 'unknown'}"
+        )
+    return result

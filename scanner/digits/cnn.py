@@ -1,0 +1,169 @@
+"""The ``cnn`` engine: a small convolutional network, run in plain numpy.
+
+The network (trained by ``scanner.digits.train`` from rendered digits) sees a cell's ink
+map at 32 x 32 and says EMPTY, one of the digits 1..9, or ROTATED (a digit on its side
+or upside down, learnt so that a wrongly turned grid reads with low confidence). Three
+3x3 convolutions with max pooling, then two dense layers; batch norm is folded into the
+convolutions when the weights are exported, so inference is a handful of matrix
+products and never needs PyTorch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.errors import SudokuScanError
+
+from .preprocess import NET_SIZE, blank, ink_maps, net_inputs
+
+WEIGHTS = Path(__file__).with_name("weights.npz")
+N_CLASSES = 11  # EMPTY, 1..9, ROTATED
+ROTATED = 10
+
+FloatArray = npt.NDArray[np.float32]
+
+
+class WeightsError(SudokuScanError):
+    """The CNN's weights file is missing or does not fit the network."""
+
+
+def _conv3x3_relu(x: FloatArray, w: FloatArray, b: FloatArray) -> FloatArray:
+    """Same-padded 3x3 convolution and ReLU: x (N, H, W, Cin), w (3, 3, Cin, Cout)."""
+    n, h, wd, c = x.shape
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    # im2col: one (N*H*W, 9*Cin) matrix, then a single matrix product.
+    cols = np.empty((n, h, wd, 3, 3, c), dtype=np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            cols[:, :, :, dy, dx, :] = xp[:, dy : dy + h, dx : dx + wd, :]
+    out = cols.reshape(n * h * wd, 9 * c) @ w.reshape(9 * c, -1) + b
+    return np.maximum(out, 0.0, out=out).reshape(n, h, wd, -1)
+
+
+def _maxpool2(x: FloatArray) -> FloatArray:
+    """2x2 max pooling of x (N, H, W, C)."""
+    n, h, w, c = x.shape
+    return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+class CnnNet:
+    """The network's forward pass in numpy.
+
+    Parameters
+    ----------
+    params : mapping of str to array
+        ``conv{k}_w`` (3, 3, Cin, Cout) and ``conv{k}_b`` (Cout,) for k = 1, 2, 3;
+        ``fc1_w`` (F, H), ``fc1_b`` (H,), ``fc2_w`` (H, 11), ``fc2_b`` (11,), where F is
+        the flattened (4, 4, C3) feature map in (y, x, channel) order.
+    """
+
+    def __init__(self, params: dict[str, npt.NDArray[np.floating]]) -> None:
+        try:
+            self.convs = [
+                (
+                    np.asarray(params[f"conv{k}_w"], dtype=np.float32),
+                    np.asarray(params[f"conv{k}_b"], dtype=np.float32),
+                )
+                for k in (1, 2, 3)
+            ]
+            self.fc1 = (
+                np.asarray(params["fc1_w"], dtype=np.float32),
+                np.asarray(params["fc1_b"], dtype=np.float32),
+            )
+            self.fc2 = (
+                np.asarray(params["fc2_w"], dtype=np.float32),
+                np.asarray(params["fc2_b"], dtype=np.float32),
+            )
+        except KeyError as exc:
+            raise WeightsError(f"CNN weights lack the array {exc}") from None
+        if self.fc2[0].shape[1] != N_CLASSES:
+            raise WeightsError(f"CNN weights have {self.fc2[0].shape[1]} classes, not 11")
+        # Whether the reference photos' training half was used (see ``devdata``).
+        self.trained_on_photos = bool(params.get("meta_trained_on_photos", 0))
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> CnnNet:
+        """Load exported weights (``.npz``)."""
+        try:
+            with np.load(path) as data:
+                return cls({k: data[k] for k in data.files})
+        except (OSError, ValueError) as exc:
+            raise WeightsError(
+                f"cannot read the CNN weights {path}: {exc}; "
+                "rebuild them with `python -m scanner.digits.train`"
+            ) from None
+
+    def logits(self, x: FloatArray) -> FloatArray:
+        """Class scores (N, 11) of inputs x (N, 1, 32, 32)."""
+        h = np.ascontiguousarray(x.transpose(0, 2, 3, 1), dtype=np.float32)
+        for w, b in self.convs:
+            h = _maxpool2(_conv3x3_relu(h, w, b))
+        flat = h.reshape(len(h), -1)
+        hidden = np.maximum(flat @ self.fc1[0] + self.fc1[1], 0.0)
+        out: FloatArray = hidden @ self.fc2[0] + self.fc2[1]
+        return out
+
+    def probabilities(self, x: FloatArray) -> FloatArray:
+        """Softmax (N, 11) of the class scores of inputs x (N, 1, 32, 32)."""
+        z = self.logits(x)
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        p: FloatArray = e / e.sum(axis=1, keepdims=True)
+        return p
+
+
+def fold_rotated(p11: FloatArray) -> FloatArray:
+    """(N, 11) -> (N, 10): ROTATED means "a digit, but which one is unclear".
+
+    Its mass is spread evenly over 1..9, so a cell read from a wrongly turned grid gets
+    a low top probability: that is what ranks the four orientations.
+    """
+    p = p11[:, :10].copy()
+    p[:, 1:] += p11[:, ROTATED : ROTATED + 1] / 9.0
+    return p
+
+
+class CnnEngine:
+    """Digit reader backed by the bundled CNN weights.
+
+    Parameters
+    ----------
+    weights : Path
+        The ``.npz`` file exported by the training script.
+    """
+
+    name = "cnn"
+
+    def __init__(self, weights: Path = WEIGHTS) -> None:
+        self.net = CnnNet.load(weights)
+
+    def classify_full(self, cells: npt.ArrayLike) -> FloatArray:
+        """Probabilities (N, 11) over EMPTY, 1..9 and ROTATED for cells (N, 64, 64)."""
+        ink = ink_maps(cells)
+        out = np.zeros((len(ink), N_CLASSES), dtype=np.float32)
+        out[:, 0] = 1.0
+        busy = np.flatnonzero(~blank(ink))  # plain paper needs no network
+        if len(busy):
+            out[busy] = self.net.probabilities(net_inputs(ink[busy]))
+        return out
+
+    def classify(self, cells: npt.ArrayLike) -> FloatArray:
+        """Probabilities (N, 10) over EMPTY and the digits 1..9 for cells (N, 64, 64).
+
+        Parameters
+        ----------
+        cells : (N, 64, 64) uint8 array
+            One grid's cells (N = 81, row by row): the light is normalised across them.
+
+        Returns
+        -------
+        (N, 10) float32 array
+            Rows sum to 1; column 0 is EMPTY, column d is digit d.
+        """
+        return fold_rotated(self.classify_full(cells))
+
+
+__all__ = ["NET_SIZE", "CnnEngine", "CnnNet", "WeightsError", "fold_rotated"]

@@ -1,0 +1,335 @@
+"""Train the ``cnn`` engine's network and export it to ``weights.npz``.
+
+Usage (PyTorch is needed here only; the product runs the exported weights in numpy)::
+
+    .venv/bin/pip install torch==2.13.0   # the CPU wheel; never a product dependency
+    .venv/bin/python -m scanner.digits.train --out scanner/digits/weights.npz
+
+Training data
+    * Synthetic cells (``scanner.digits.synth``): digits 1..9 rendered in every usable
+      TrueType/OpenType font under /usr/share/fonts, drawn into grids of 27 cells that
+      share a look (font, size, resolution, blur, ink) and vary per cell (lattice shift,
+      light, lines, neighbours), about a third of them empty; plus digits turned by 90,
+      180 or 270 degrees as the ROTATED class. The fonts come from the Debian packages
+      fonts-dejavu-core, fonts-dejavu-extra, fonts-liberation, fonts-freefont-ttf,
+      fonts-urw-base35, fonts-noto-core (Latin faces only), fonts-croscore,
+      fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-open-sans and
+      fonts-roboto-unhinted (``apt-get install`` them before training). OpenCV's
+      Hershey fonts are kept out: the tests read them as unseen fonts.
+    * Print forms that no installed font has but newspapers use are made from the
+      fonts' own glyphs: the open-topped 4 and the flat-topped 3.
+    * Optionally (``--photos split``), cells of the reference photos whose puzzle falls
+      in the training half of ``devdata.is_held_out`` (split by puzzle, never by photo),
+      cut several times with jittered corners; the held-out half is only measured. The
+      default, ``--photos none``, trains on synthetic cells alone, so that every
+      reference photo measures the model as an unseen one (and it reads them as well).
+
+Seeds are fixed (numpy and torch) and torch runs on ``--threads`` threads (default 2),
+so a run is repeatable on one machine. It takes a few minutes on 2 CPU cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scanner.geometry import GridGeometry
+
+from . import devdata, synth
+from .cnn import N_CLASSES, ROTATED, CnnEngine
+from .preprocess import ink_maps, net_inputs
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+
+# A digit turned half way round that looks like a digit: not a ROTATED example.
+_HALF_TURN_AMBIGUOUS = {1, 6, 8, 9}
+
+
+def load_fonts() -> list[list[FloatArray]]:
+    """Digit glyphs of every usable system font, duplicates (same shapes) dropped."""
+    fonts: list[list[FloatArray]] = []
+    seen: set[bytes] = set()
+    for path in synth.system_fonts():
+        glyphs = synth.font_glyphs(path)
+        if glyphs is None:
+            continue
+        key = b"".join(cv2.resize(g, (12, 16)).round(1).tobytes() for g in glyphs)
+        if key not in seen:
+            seen.add(key)
+            fonts.append(glyphs)
+    if not fonts:
+        raise SystemExit("no usable fonts under /usr/share/fonts; see the module docstring")
+    return fonts
+
+
+def _turn(rng: np.random.Generator, digit: int) -> int:
+    """Quarter turns for a ROTATED example of ``digit``."""
+    k = int(rng.integers(1, 4))
+    if k == 2 and digit in _HALF_TURN_AMBIGUOUS:
+        k = int(rng.choice([1, 3]))
+    return k
+
+
+def synthetic_grids(
+    n_grids: int, fonts: Sequence[list[FloatArray]], rng: np.random.Generator
+) -> tuple[FloatArray, IntArray]:
+    """Network inputs (N, 1, 32, 32) and labels (N,) of synthetic grids of 27 cells."""
+    xs, ys = [], []
+    for _ in range(n_grids):
+        glyphs = fonts[int(rng.integers(len(fonts)))]
+        style = synth.Style.random(rng)
+        p_empty = rng.uniform(0.2, 0.6)
+        # Print forms none of the fonts have: the open 4 and the flat-topped 3.
+        open_fours = rng.random() < 0.25
+        flat_threes = rng.random() < 0.2
+        cells, labels = [], []
+        for _ in range(27):
+            digit = int(rng.integers(1, 10))
+            label, turn = digit, 0
+            if rng.random() < p_empty:
+                label = 0
+            elif rng.random() < 0.07:
+                label, turn = ROTATED, _turn(rng, digit)
+            glyph = glyphs[digit - 1] if label else None
+            if glyph is not None and digit == 4 and open_fours:
+                glyph = synth.open_four(glyph, cut=float(rng.uniform(0.25, 0.4)))
+            if glyph is not None and digit == 3 and flat_threes:
+                glyph = synth.flat_top_three(glyph, glyphs[6], join=float(rng.uniform(0.38, 0.5)))
+            cell = synth.render_cell(
+                glyph, style.for_cell(rng), rng, neighbours=glyphs, rotate=turn
+            )
+            cells.append(cell)
+            labels.append(label)
+        xs.append(net_inputs(ink_maps(np.stack(cells))).astype(np.float16))
+        ys.append(labels)
+    return np.concatenate(xs), np.asarray(ys, dtype=np.int64).ravel()
+
+
+def photo_cells(
+    photos: Sequence[devdata.PhotoCells], rng: np.random.Generator, *, jitters: int
+) -> tuple[FloatArray, IntArray]:
+    """Network inputs and labels from real photos, each cut ``jitters`` extra times.
+
+    The extra cuts move every outline corner by a few percent of a cell, which shifts
+    and skews the cells the way an imperfect lattice would. Some digit cells are also
+    turned by quarter turns as ROTATED examples.
+    """
+    outlines = devdata.read_outlines()
+    xs, ys = [], []
+    for photo in photos:
+        gray = np.asarray(
+            cv2.imread(str(devdata.PHOTO_DIR / photo.name), cv2.IMREAD_GRAYSCALE), dtype=np.uint8
+        )
+        cuts = [photo.cells]
+        corners = devdata.grid_corners(photo.name, outlines[photo.name])
+        cell_px = float(np.linalg.norm(corners[1] - corners[0])) / 9
+        for _ in range(jitters):
+            moved = corners + rng.normal(0, 0.07 * cell_px, (4, 2))
+            geo = GridGeometry.from_corners(moved, photo.image_size)
+            cuts.append(devdata.warp_cells(gray, geo))
+        for cells in cuts:
+            labels = photo.truth.copy()
+            cells = cells.copy()
+            for i in np.flatnonzero(labels > 0):
+                if rng.random() < 0.08:
+                    cells[i] = np.rot90(cells[i], _turn(rng, int(labels[i])))
+                    labels[i] = ROTATED
+            xs.append(net_inputs(ink_maps(cells)).astype(np.float16))
+            ys.append(labels)
+    if not xs:
+        return np.zeros((0, 1, 32, 32), np.float32), np.zeros(0, np.int64)
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+
+
+def _torch() -> Any:
+    """PyTorch, imported on demand: only training needs it, the product never does."""
+    try:
+        return importlib.import_module("torch")
+    except ImportError:
+        raise SystemExit(
+            "training needs PyTorch: .venv/bin/pip install torch==2.13.0 (CPU wheel)"
+        ) from None
+
+
+def build_model() -> Any:
+    """The network of ``cnn.CnnNet``: 3 x (conv 3x3, BN, ReLU, maxpool 2), 2 dense layers."""
+    nn = _torch().nn
+
+    def block(cin: int, cout: int) -> list[Any]:
+        return [
+            nn.Conv2d(cin, cout, 3, padding=1),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+        ]
+
+    return nn.Sequential(
+        *block(1, 16),
+        *block(16, 32),
+        *block(32, 64),
+        nn.Flatten(),
+        nn.Linear(64 * 4 * 4, 64),
+        nn.ReLU(),
+        nn.Dropout(0.3),
+        nn.Linear(64, N_CLASSES),
+    )
+
+
+def export(model: Any, path: Path, *, trained_on_photos: bool) -> None:
+    """Fold batch norm into the convolutions and save numpy arrays for ``CnnNet``."""
+    model.eval()
+    layers = list(model)
+    params: dict[str, npt.NDArray[np.float32]] = {}
+    convs = [i for i, m in enumerate(layers) if m.__class__.__name__ == "Conv2d"]
+    for k, i in enumerate(convs, start=1):
+        conv, bn = layers[i], layers[i + 1]
+        w = conv.weight.detach().numpy()
+        b = conv.bias.detach().numpy()
+        g = (bn.weight / (bn.running_var + bn.eps).sqrt()).detach().numpy()
+        mean = bn.running_mean.detach().numpy()
+        beta = bn.bias.detach().numpy()
+        params[f"conv{k}_w"] = (w * g[:, None, None, None]).transpose(2, 3, 1, 0)
+        params[f"conv{k}_b"] = (b - mean) * g + beta
+    fc1, fc2 = (m for m in layers if m.__class__.__name__ == "Linear")
+    w1 = fc1.weight.detach().numpy()  # (hidden, C*4*4) in (channel, y, x) order
+    c = w1.shape[1] // 16
+    params["fc1_w"] = w1.reshape(-1, c, 4, 4).transpose(2, 3, 1, 0).reshape(16 * c, -1)
+    params["fc1_b"] = fc1.bias.detach().numpy()
+    params["fc2_w"] = fc2.weight.detach().numpy().T
+    params["fc2_b"] = fc2.bias.detach().numpy()
+    savez: Any = np.savez_compressed  # its stub cannot type **arrays
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        k: v.astype(np.float32) for k, v in params.items()
+    }
+    # Which reference photos the model saw decides which of them measure it honestly.
+    arrays["meta_trained_on_photos"] = np.array(int(trained_on_photos))
+    savez(path, **arrays)
+
+
+def check_export(model: Any, path: Path, x: FloatArray) -> None:
+    """Fail loudly if the numpy network does not reproduce the torch one."""
+    torch = _torch()
+
+    model.eval()
+    with torch.no_grad():
+        want = torch.softmax(model(torch.from_numpy(x).float()), dim=1).numpy()
+    got = CnnEngine(path).net.probabilities(x.astype(np.float32))
+    err = float(np.abs(want - got).max())
+    if err > 1e-3:
+        raise SystemExit(f"exported weights disagree with the trained model (max {err:.2g})")
+
+
+def fit(
+    x: FloatArray,
+    y: IntArray,
+    *,
+    epochs: int,
+    seed: int,
+    threads: int,
+    batch: int = 256,
+) -> Any:
+    """Train the model on inputs x (N, 1, 32, 32) and labels y (N,)."""
+    torch = _torch()
+    nn = torch.nn
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    model = build_model()
+    n_params = sum(p.numel() for p in model.parameters())
+    print(f"model: {n_params} parameters; {len(x)} training cells")
+    steps = epochs * (len(x) // batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    gen = np.random.default_rng(seed)
+    xt = torch.from_numpy(x)
+    yt = torch.from_numpy(y)
+    for epoch in range(epochs):
+        model.train()
+        order = torch.from_numpy(gen.permutation(len(x)))
+        t0, total, right = time.time(), 0.0, 0
+        for s in range(len(x) // batch):
+            idx = order[s * batch : (s + 1) * batch]
+            xb = xt[idx].float()
+            # A pixel or two of extra shift, for free.
+            dx, dy = (int(v) for v in gen.integers(-2, 3, 2))
+            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            out = model(xb)
+            loss = loss_fn(out, yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+            right += int((out.argmax(1) == yt[idx]).sum())
+        n = (len(x) // batch) * batch
+        print(
+            f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f}, "
+            f"train acc {right / n:.4f}, {time.time() - t0:.0f} s"
+        )
+    return model
+
+
+def report(engine: CnnEngine, photos: Sequence[devdata.PhotoCells], label: str) -> None:
+    """Print cell and grid accuracy of ``engine`` on some photos."""
+    if not photos:
+        return
+    wrong_cells = wrong_grids = 0
+    for p in photos:
+        read = engine.classify(p.cells).argmax(axis=1)
+        bad = int((read != p.truth).sum())
+        wrong_cells += bad
+        wrong_grids += bad > 0
+    n = len(photos)
+    print(
+        f"{label}: {n} photos, cells wrong {wrong_cells} ({100 * wrong_cells / (81 * n):.3f}%), "
+        f"grids fully right {n - wrong_grids}/{n}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("weights.npz"))
+    parser.add_argument("--photos", choices=["none", "split"], default="none")
+    parser.add_argument("--grids", type=int, default=3000, help="synthetic grids of 27 cells")
+    parser.add_argument("--jitters", type=int, default=3, help="extra cuts of each photo")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(args.seed)
+    t0 = time.time()
+    fonts = load_fonts()
+    x, y = synthetic_grids(args.grids, fonts, rng)
+    print(f"{len(fonts)} fonts, {len(x)} synthetic cells in {time.time() - t0:.0f} s")
+    photos = devdata.load_photos()
+    train_photos = [p for p in photos if not p.held_out] if args.photos == "split" else []
+    held_out = [p for p in photos if p.held_out] if args.photos == "split" else photos
+    if train_photos:
+        t1 = time.time()
+        xr, yr = photo_cells(train_photos, rng, jitters=args.jitters)
+        print(f"{len(xr)} photo cells from {len(train_photos)} photos in {time.time() - t1:.0f} s")
+        x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
+    model = fit(x, y, epochs=args.epochs, seed=args.seed, threads=args.threads)
+    export(model, args.out, trained_on_photos=bool(train_photos))
+    check_export(model, args.out, x[:512])
+    size = args.out.stat().st_size
+    print(f"wrote {args.out} ({size / 1024:.0f} KiB); total {time.time() - t0:.0f} s")
+    engine = CnnEngine(args.out)
+    report(engine, train_photos, "photos trained on")
+    report(engine, held_out, "held-out photos" if args.photos == "split" else "all photos")
+
+
+if __name__ == "__main__":
+    main()

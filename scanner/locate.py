@@ -1,0 +1,854 @@
+"""Find the Sudoku grid in a photo and every one of its line intersections.
+
+1. **Candidates** (on a copy with its long side at most 1024 px). An adaptive threshold
+   (robust to shadows) gives the ink. The grid's lines are all connected, so whatever
+   the rotation of the page the grid is one large blob of ink. Each large blob gives
+   two kinds of candidate quadrilateral: the smallest one enclosing the blob, and one
+   fitted to the blob's *cells* (its similar-sized squarish holes, assigned integer
+   coordinates on a perspective lattice). The second stays right when text, a label
+   box or the page edge touches the grid and spoils the first.
+2. **Lattice.** A candidate is unwarped to a square where line ``k`` should lie at a
+   fixed position. A line-enhanced image (black-hat, then morphological openings with
+   long thin kernels: lines stay, digits and text go) is summed into profiles across
+   the lines in nine bands along them. The first pass fits an evenly spaced comb of 10
+   lines (is this a 9x9 grid, and where exactly?) and gives a flat lattice; then each
+   line is found in each band, a RANSAC over bands drops detections off the line (an
+   edge beside the grid), smooth curves are fitted and intersected. Re-measuring
+   through the curved lattice a few times unbends even a strongly bowed page. If a
+   full line shows just beyond one outer line while the opposite one is missing, the
+   comb was off by a cell and is moved. The share of lines found scores the candidate:
+   the best, and among near-best the largest (the puzzle, not the smaller solution
+   grid beside it) wins. If the curved lattice is not confident, the flat one is used.
+3. **Full resolution.** When the grid's cells were small in the reduced copy, the
+   lattice is measured once more on a crop of the input.
+
+All positions are in pixel-centre coordinates (pixel ``(0, 0)`` covers
+``[-0.5, 0.5]^2``), as OpenCV uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from scanner.geometry import GridGeometry
+from scanner.load import MIN_SIDE, to_gray
+from solver.errors import NoGridError
+
+__all__ = ["MIN_CELL_PX", "LocateDebug", "locate_grid", "order_corners", "rotated_lattice"]
+
+FloatArray = npt.NDArray[np.float64]
+UInt8Array = npt.NDArray[np.uint8]
+
+#: Smallest cell side, in pixels of the given image, that digits can be read from.
+MIN_CELL_PX = 12.0
+
+_WORK_SIDE = 1024  # long side of the copy used to find candidates
+_FINE_CELL = 32.0  # cell size (px) worth measuring at; finer only costs time
+_MAX_BLOBS = 5  # largest ink blobs considered
+_COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
+_ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
+_GOOD_SCORE = 0.9  # a candidate this good ends the search
+_REFINE_MIN_SCORE = 0.6  # share needed to trust the curved (per-line) lattice
+_MAX_ROUNDS = 4  # re-measuring rounds for a bent page
+_DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola)
+
+
+@dataclass
+class LocateDebug:
+    """What :func:`locate_grid` saw, for debugging and benchmarks.
+
+    Attributes
+    ----------
+    candidates : list of (4, 2) float arrays
+        Candidate quadrilaterals in the working copy's pixels, largest first.
+    scores : list of float
+        Comb score of each candidate tried (share of lines found), same order.
+    chosen : int
+        Index of the chosen candidate, -1 when none.
+    refined : bool
+        Whether the curved lattice was used (False: flat 4-corner fallback).
+    scale : float
+        Working-copy pixels per input pixel.
+    """
+
+    candidates: list[FloatArray]
+    scores: list[float]
+    chosen: int = -1
+    refined: bool = False
+    scale: float = 1.0
+
+
+# --------------------------------------------------------------------------------------
+# Public helpers
+# --------------------------------------------------------------------------------------
+
+
+def order_corners(quad: npt.ArrayLike) -> FloatArray:
+    """Order 4 corners (4, 2) of a convex quadrilateral as TL, TR, BR, BL of the image.
+
+    Clockwise on screen, starting at the corner whose outgoing edge points most nearly
+    along +x: for a page within 45 degrees of upright that is its top-left corner.
+    """
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    # Sort by angle around the centroid: increasing atan2 with y down is clockwise.
+    centre = q.mean(axis=0)
+    q = q[np.argsort(np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0]))]
+    edges = np.roll(q, -1, axis=0) - q
+    start = int(np.argmax(edges[:, 0] / (np.linalg.norm(edges, axis=1) + 1e-12)))
+    return np.roll(q, -start, axis=0)
+
+
+def rotated_lattice(geometry: GridGeometry, k: int) -> GridGeometry:
+    """The same grid with its lattice re-ordered for a page turned by ``k`` quarter turns.
+
+    Parameters
+    ----------
+    geometry : GridGeometry
+        A lattice in image order (as :func:`locate_grid` returns it: row 0 along the
+        image's top).
+    k : int
+        Quarter turns, counter-clockwise, of the page in the upright image: 1 = the
+        puzzle's top edge lies on the image's left (text reads bottom to top), 2 = upside
+        down, 3 = top edge on the right. Taken modulo 4.
+
+    Returns
+    -------
+    GridGeometry
+        Lattice with ``lattice[0, 0]`` at the puzzle's real top-left corner and row 0
+        along its real top edge.
+    """
+    # np.rot90(a, 1)[i, j] == a[j, 9 - i]: the order for a page turned clockwise.
+    lat = np.rot90(geometry.lattice, -(k % 4), axes=(0, 1))
+    return GridGeometry(np.ascontiguousarray(lat), geometry.image_size)
+
+
+def locate_grid(
+    gray: npt.ArrayLike,
+    *,
+    name: str = "image",
+    debug: LocateDebug | None = None,
+) -> GridGeometry:
+    """Find the Sudoku grid and its 10 x 10 line intersections.
+
+    Parameters
+    ----------
+    gray : (H, W) uint8 array
+        The upright photo (a BGR (H, W, 3) array is converted). Any resolution: the
+        search runs on a copy with its long side at most 1024 px, and the lattice is
+        mapped back to this image's pixels.
+    name : str
+        How to name the photo in error messages.
+    debug : LocateDebug, optional
+        Filled in with the candidates and scores when given.
+
+    Returns
+    -------
+    GridGeometry
+        Lattice in this image's pixels, in image order: ``lattice[0, 0]`` is the corner
+        nearest the image's top-left (for a page within 45 degrees of upright, the
+        puzzle's top-left). For a page turned sideways or upside down use
+        :func:`rotated_lattice`.
+
+    Raises
+    ------
+    NoGridError
+        No 9x9 grid found, or the image or the grid is too small to read.
+    """
+    img = to_gray(np.asarray(gray))
+    h, w = img.shape
+    if min(h, w) < MIN_SIDE:
+        raise NoGridError(
+            f"{name}: image too small ({w}x{h} px); a readable Sudoku photo needs at "
+            f"least {MIN_SIDE} px on its short side"
+        )
+    scale = min(1.0, _WORK_SIDE / max(h, w))
+    small = img
+    if scale < 1.0:
+        small = np.asarray(
+            cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
+        )
+    dbg = debug if debug is not None else LocateDebug([], [])
+    dbg.candidates, dbg.scores, dbg.scale = [], [], scale
+    # Largest candidate first; a near-perfect 9x9 structure ends the search. Otherwise
+    # the best score wins, and among near-best ones the largest (the puzzle, not the
+    # solution grid beside it). If nothing is convincing, look again with a threshold
+    # sensitive enough for faint, blurred lines.
+    fits: list[tuple[float, float, int, FloatArray, bool]] = []
+    for sensitive in (False, True):
+        if fits and max(f[0] for f in fits) >= _GOOD_SCORE:
+            break
+        for quad in _candidates(small, sensitive=sensitive):
+            tol = 0.02 * float(np.linalg.norm(quad[2] - quad[0]))
+            if any(np.max(np.linalg.norm(quad - q, axis=1)) <= tol for q in dbg.candidates):
+                continue  # tried already
+            idx = len(dbg.candidates)
+            dbg.candidates.append(quad)
+            fit = _fit_grid(small, quad)
+            dbg.scores.append(0.0 if fit is None else fit[2])
+            if fit is None:
+                continue
+            lat, refined, score = fit
+            if score < _ACCEPT_SCORE:
+                continue
+            corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
+            area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
+            fits.append((score, area, idx, lat, refined))
+            if score >= _GOOD_SCORE:
+                break
+    if not fits:
+        raise NoGridError(f"no Sudoku grid found in {name}")
+    best = max(f[0] for f in fits)
+    _, _, dbg.chosen, lat, refined = max(
+        (f for f in fits if f[0] >= best - 0.1), key=lambda f: f[1]
+    )
+    dbg.refined = refined
+    lattice = (lat + 0.5) / scale - 0.5
+    if refined and scale < 1.0:
+        lattice = _refine_full(img, lattice, scale)
+    geometry = GridGeometry(lattice, (w, h))
+    cell = float(np.mean([geometry.cell_size(r, c) for r in (0, 4, 8) for c in (0, 4, 8)]))
+    if cell < MIN_CELL_PX:
+        raise NoGridError(
+            f"{name}: the Sudoku grid is too small to read ({cell:.0f} px per cell; "
+            f"need at least {MIN_CELL_PX:.0f})"
+        )
+    return geometry
+
+
+def _refine_full(img: UInt8Array, lattice: FloatArray, scale: float) -> FloatArray:
+    """Re-measure a lattice (10, 10, 2) on the full-resolution image when it helps.
+
+    A grid that is small in a big photo has small cells in the reduced working copy;
+    measuring again on a crop of the input, reduced only to ~32 px cells, restores the
+    precision. Returns the lattice unchanged when that is not needed or not confident.
+    """
+    h, w = img.shape
+    cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
+    if cell * scale >= 0.9 * _FINE_CELL:
+        return lattice  # the working copy (``scale`` of the input) was fine enough
+    f = min(1.0, _FINE_CELL / cell)
+    x0, y0 = np.floor(lattice.reshape(-1, 2).min(axis=0) - 1.5 * cell).astype(int)
+    x1, y1 = np.ceil(lattice.reshape(-1, 2).max(axis=0) + 1.5 * cell).astype(int)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    crop = img[y0:y1, x0:x1]
+    if f < 1.0:
+        crop = np.asarray(
+            cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8
+        )
+    start = (lattice - np.array([x0, y0]) + 0.5) * f - 0.5
+    c = int(np.clip(round(cell * f), 24, 40))
+    lat, share, _ = _refine(crop, start, c, cell * f)
+    if (
+        share < _REFINE_MIN_SCORE
+        or float(np.max(np.linalg.norm(lat - start, axis=2))) > 0.5 * cell * f
+    ):
+        return lattice
+    return np.asarray((lat + 0.5) / f - 0.5 + np.array([x0, y0]), dtype=np.float64)
+
+
+# --------------------------------------------------------------------------------------
+# Stage 1: candidate quadrilaterals
+# --------------------------------------------------------------------------------------
+
+
+def _odd(n: float) -> int:
+    k = max(3, round(n))
+    return k if k % 2 else k + 1
+
+
+def _cross(a: FloatArray, b: FloatArray) -> FloatArray:
+    return np.asarray(a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0], dtype=np.float64)
+
+
+def _enclosing_quad(hull: FloatArray) -> FloatArray | None:
+    """Small quadrilateral (4, 2) enclosing a convex polygon (n, 2), clockwise on screen.
+
+    Greedy: repeatedly drop the edge whose removal (extending its two neighbours until
+    they meet) adds the least area. Rounded or clipped grid corners come out sharp.
+    """
+    poly = np.asarray(hull, dtype=np.float64)
+    area = 0.5 * float(np.sum(_cross(poly, np.roll(poly, -1, axis=0))))
+    if area < 0:
+        poly = poly[::-1]
+    while len(poly) > 4:
+        a = np.roll(poly, 1, axis=0)
+        b = poly
+        c = np.roll(poly, -1, axis=0)
+        d = np.roll(poly, -2, axis=0)
+        u, v, bc = b - a, c - d, c - b
+        den = _cross(u, v)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = _cross(bc, v) / den
+            s = _cross(bc, u) / den
+        ok = (np.abs(den) > 1e-9) & (t > 0) & (s > 0)
+        t = np.where(ok, t, 0.0)
+        p = b + t[:, None] * u
+        added = np.where(ok, 0.5 * np.abs(_cross(p - b, bc)), np.inf)
+        i = int(np.argmin(added))
+        if not np.isfinite(added[i]):
+            return None
+        j = (i + 1) % len(poly)
+        poly = poly.copy()
+        poly[i] = p[i]
+        poly = np.delete(poly, j, axis=0)
+    return poly if len(poly) == 4 else None
+
+
+def _quad_of_points(pts: npt.NDArray[np.generic]) -> FloatArray | None:
+    """Ordered enclosing quadrilateral (4, 2) of a point set (N, 2), or None."""
+    hull = cv2.convexHull(np.asarray(pts, dtype=np.float32).reshape(-1, 1, 2))
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.004 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) < 4:
+        return None
+    quad = _enclosing_quad(poly)
+    return None if quad is None else order_corners(quad)
+
+
+def _cell_holes(mask: UInt8Array, min_cell: float) -> tuple[FloatArray, float] | None:
+    """Centres (N, 2) and typical side of the cell-like holes of one ink blob, or None.
+
+    Cells are the blob's holes that are convex-ish, squarish and of the most common
+    size; they mark the grid even when text or a page edge touches its border.
+    """
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return None
+    areas, centres = [], []
+    for cnt, (_, _, _, parent) in zip(contours, hier[0], strict=True):
+        if parent < 0:
+            continue
+        mom = cv2.moments(cnt)
+        area = mom["m00"]
+        if area < min_cell * min_cell:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(cnt)
+        hull_area = cv2.contourArea(cv2.convexHull(cnt))
+        if hull_area <= 0 or area / hull_area < 0.7 or max(rw, rh) > 2.0 * max(min(rw, rh), 1):
+            continue
+        areas.append(area)
+        centres.append((mom["m10"] / area, mom["m01"] / area))
+    if len(areas) < 7:
+        return None
+    log_a = np.log(np.array(areas))
+    close = np.abs(log_a[:, None] - log_a[None, :]) < np.log(1.7)
+    members = np.nonzero(close[int(np.argmax(close.sum(axis=1)))])[0]
+    if len(members) < 7:
+        return None
+    return np.array(centres)[members], float(np.sqrt(np.median(np.exp(log_a[members]))))
+
+
+def _fit_cell_lattice(centres: FloatArray, size: float) -> list[FloatArray]:
+    """Grid quads (4, 2) implied by cell centres lying on a (perspective) lattice.
+
+    Integer cell coordinates are assigned from the central cell outwards, refitting a
+    homography as the assigned region grows (so perspective does not accumulate
+    rounding errors); holes off the lattice (a box in the text, a stray blob) drop out.
+    Returns the quad of the 9 x 9 window holding most cells, or of each window when a
+    row or column of cells was not seen (the line profiles decide between them).
+    """
+    ref = int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
+    d = centres - centres[ref]
+    dist = np.linalg.norm(d, axis=1)
+    nb = d[(dist > 0.5 * size) & (dist < 1.7 * size)]
+    if len(nb) == 0:
+        return []
+    e1 = nb[int(np.argmin(np.linalg.norm(nb, axis=1)))]
+    cos = np.abs(nb @ e1) / (np.linalg.norm(nb, axis=1) * np.linalg.norm(e1))
+    perp = nb[cos < 0.5]
+    e2 = (
+        perp[int(np.argmin(np.linalg.norm(perp, axis=1)))]
+        if len(perp)
+        else np.array([-e1[1], e1[0]])
+    )
+    # Affine start: image = centre_ref + [e1 e2] @ g.
+    hom = np.array([[e1[0], e2[0], centres[ref, 0]], [e1[1], e2[1], centres[ref, 1]], [0, 0, 1.0]])
+    gi = np.zeros_like(centres)
+    inl = np.zeros(len(centres), dtype=bool)
+    for radius in (1.5, 3.5, 6.5, 12.0):
+        g = cv2.perspectiveTransform(centres[None], np.linalg.inv(hom))[0]
+        gi = np.rint(g)
+        inl = (np.linalg.norm(g - gi, axis=1) < 0.3) & (np.abs(gi).max(axis=1) <= radius)
+        if inl.sum() < 4:
+            return []
+        if len(np.unique(gi[inl, 0])) < 2 or len(np.unique(gi[inl, 1])) < 2:
+            continue  # collinear so far: keep the affine start
+        new, _ = cv2.findHomography(gi[inl], centres[inl], 0)
+        if new is None:
+            return []
+        hom = new
+    if inl.sum() < 7:
+        return []
+    gi = gi[inl].astype(int)
+    lo, hi = gi.min(axis=0), gi.max(axis=0)
+    # With faint cell lines lost in the threshold, the holes are the nine 3x3 boxes.
+    n = 3 if max(hi - lo) < 3 and len(gi) <= 9 else 9
+    starts = []
+    for axis in (0, 1):
+        span = hi[axis] - lo[axis] + 1
+        if span >= n:
+            # Too wide (neighbouring boxes on the same lattice): the window with most cells.
+            counts = [
+                np.sum((gi[:, axis] >= a) & (gi[:, axis] < a + n))
+                for a in range(lo[axis], hi[axis] - n + 2)
+            ]
+            starts.append([lo[axis] + int(np.argmax(counts))])
+        else:
+            # Unseen rows/columns: every window that holds all the seen ones (up to 3).
+            opts = list(range(hi[axis] - n + 1, lo[axis] + 1))
+            mid = len(opts) // 2
+            starts.append(opts[max(0, mid - 1) : mid + 2] if len(opts) > 3 else opts)
+    quads = []
+    for ax in starts[0]:
+        for ay in starts[1]:
+            # Cell (0, 0)'s centre is at g = (ax, ay); its outer corner half a cell out.
+            box = np.array([[ax, ay], [ax + n, ay], [ax + n, ay + n], [ax, ay + n]], float) - 0.5
+            quads.append(order_corners(cv2.perspectiveTransform(box[None], hom)[0]))
+    return quads
+
+
+def _candidates(small: UInt8Array, *, sensitive: bool = False) -> list[FloatArray]:
+    """Candidate grid quadrilaterals (4, 2), TL TR BR BL, largest first.
+
+    Two kinds per large ink blob: the quad around the blob, and quads fitted to its
+    cells. ``sensitive`` thresholds a smoothed copy at a lower contrast, for faint lines.
+    """
+    h, w = small.shape
+    block = _odd(min(h, w) / 20)
+    src = cv2.GaussianBlur(small, (0, 0), 1.0) if sensitive else small
+    ink = cv2.adaptiveThreshold(
+        src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 3 if sensitive else 7
+    )
+    # Close hairline gaps so a grid with faint thin lines stays one blob.
+    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    min_side = max(9 * 6.0, 0.1 * min(h, w))
+    bw_all, bh_all = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+    big = np.nonzero(np.maximum(bw_all, bh_all) >= min_side)[0]
+    big = big[big != 0]
+    # Rank by the area of the blob's convex hull, not of its bounding box: a line of
+    # text on a page turned 45 degrees has a big box but a thin hull.
+    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: 3 * _MAX_BLOBS]
+    blobs: list[tuple[float, int, UInt8Array, npt.NDArray[np.int32]]] = []
+    for lab in big:
+        x, y, bw, bh = (int(v) for v in stats[lab, :4])
+        mask = (labels[y : y + bh, x : x + bw] == lab).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        pts = np.concatenate(contours).reshape(-1, 2)
+        blobs.append((float(cv2.contourArea(cv2.convexHull(pts))), int(lab), mask, pts))
+    blobs.sort(key=lambda b: -b[0])
+    quads: list[tuple[float, FloatArray]] = []
+    for _, lab, mask, pts in blobs[:_MAX_BLOBS]:
+        x, y = int(stats[lab, 0]), int(stats[lab, 1])
+        found = [_quad_of_points(pts)]
+        cells = _cell_holes(mask, max(4.0, min_side / 12))
+        if cells is not None:
+            found.extend(_fit_cell_lattice(*cells))
+        for quad in found:
+            if quad is None:
+                continue
+            quad = quad + np.array([x, y], dtype=np.float64)
+            sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+            if sides.min() < min_side * 0.5 or sides.max() > 4 * sides.min():
+                continue
+            q_area = 0.5 * abs(float(np.sum(_cross(quad, np.roll(quad, -1, axis=0)))))
+            quads.append((q_area, quad))
+    quads.sort(key=lambda t: -t[0])
+    # Drop near-duplicates (a clean grid gives the same quad both ways).
+    kept: list[FloatArray] = []
+    for _, quad in quads:
+        tol = 0.02 * float(np.linalg.norm(quad[2] - quad[0]))
+        if all(np.max(np.linalg.norm(quad - k, axis=1)) > tol for k in kept):
+            kept.append(quad)
+    return kept
+
+
+# --------------------------------------------------------------------------------------
+# Stage 2: the lattice inside a candidate
+# --------------------------------------------------------------------------------------
+
+
+def _line_maps(sq: UInt8Array, c: int) -> tuple[UInt8Array, UInt8Array]:
+    """Horizontal- and vertical-line strength images (uint8) of a warped grid square.
+
+    Black-hat keeps dark strokes thinner than a third of a cell (lines, digits, text);
+    an opening with a 0.6-cell line then keeps only strokes that long: grid lines.
+    """
+    k = _odd(c / 3)
+    dark = cv2.morphologyEx(
+        sq, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    )
+    length = max(5, round(0.6 * c))
+    hor = cv2.morphologyEx(
+        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
+    )
+    ver = cv2.morphologyEx(
+        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
+    )
+    return np.asarray(hor, np.uint8), np.asarray(ver, np.uint8)
+
+
+def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> FloatArray:
+    """Profiles (N, 11) across the lines, one per band of one cell along the lines.
+
+    ``lines`` holds horizontal lines (bands split its columns) or, with ``vertical``,
+    vertical ones (bands split its rows). Band 0 is the cell just before the grid,
+    bands 1-9 its cells, band 10 the cell just after it.
+    """
+    edges = m + c * np.arange(-1, 10)
+    if vertical:
+        prof = np.add.reduceat(lines[: m + 10 * c], edges, axis=0, dtype=np.float64).T
+    else:
+        prof = np.add.reduceat(lines[:, : m + 10 * c], edges, axis=1, dtype=np.float64)
+    # Light smoothing across the line stabilises the sub-pixel peak.
+    return np.asarray(cv2.GaussianBlur(prof, (1, 3), 0), dtype=np.float64)
+
+
+def _comb_fit(profile: FloatArray, c: int, m: int) -> tuple[float, float]:
+    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,)."""
+    n = len(profile)
+    # Whole-pixel offsets and ~1% spacing steps: the per-band peaks refine it anyway.
+    offs = np.arange(m - 0.6 * c, m + 0.6 * c, 1.0)
+    gaps = np.linspace(0.85 * c, 1.15 * c, 24)
+    pos = offs[:, None, None] + gaps[None, :, None] * np.arange(10)[None, None, :]
+    vals = np.interp(pos, np.arange(n), profile, left=0.0, right=0.0)
+    score = vals.sum(axis=2)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(offs[i]), float(gaps[j])
+
+
+def _peaks(
+    prof: FloatArray, expected: FloatArray, half: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The peak of each band profile that best matches each expected line position.
+
+    Of the local maxima within ``half`` of the expected position that reach half the
+    window's maximum, the nearest wins: a strong edge just outside the grid (a label
+    box, a column rule) must not pull the grid's own border line away.
+
+    Parameters
+    ----------
+    prof : (N, B) array
+        Band profiles.
+    expected : (L, B) array
+        Expected position of each line in each band.
+    half : float
+        Half-width of the search window.
+
+    Returns
+    -------
+    pos, strength, contrast : (L, B) arrays
+        Sub-pixel peak position, its height, and its height over the profile's level
+        ``2 * half`` away on either side (the larger of the two).
+    """
+    n, nb = prof.shape
+    r = int(np.ceil(half))
+    offs = np.arange(-r, r + 1)
+    idx = np.clip(np.rint(expected)[:, :, None].astype(int) + offs, 1, n - 2)  # (L, B, W)
+    cols = np.broadcast_to(np.arange(nb)[None, :, None], idx.shape)
+    win = prof[idx, cols]
+    is_max = (win >= prof[idx - 1, cols]) & (win >= prof[idx + 1, cols])
+    is_max &= win >= 0.5 * win.max(axis=2, keepdims=True)
+    dist = np.where(is_max, np.abs(idx - expected[:, :, None]), np.inf)
+    best = np.where(np.isfinite(dist).any(axis=2), np.argmin(dist, axis=2), np.argmax(win, axis=2))
+    p = np.take_along_axis(idx, best[:, :, None], axis=2)[:, :, 0]
+    bcol = np.broadcast_to(np.arange(nb)[None, :], p.shape)
+    y0, y1, y2 = prof[p - 1, bcol], prof[p, bcol], prof[p + 1, bcol]
+    den = y0 - 2 * y1 + y2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sub = np.where(den < 0, 0.5 * (y0 - y2) / den, 0.0)
+    pos = p + np.clip(sub, -0.5, 0.5)
+    side = round(2 * half)
+    lo = prof[np.clip(p - side, 0, n - 1), bcol]
+    hi = prof[np.clip(p + side, 0, n - 1), bcol]
+    return pos, y1, y1 - np.maximum(lo, hi)
+
+
+def _triple_weights() -> tuple[npt.NDArray[np.intp], FloatArray]:
+    """All band triples (T, 3) and Lagrange weights (T, 9, 3) of their parabola at 0..8."""
+    from itertools import combinations
+
+    triples = np.array(list(combinations(range(9), 3)), dtype=np.intp)
+    x = np.arange(9.0)
+    w = np.empty((len(triples), 9, 3))
+    for t, (i, j, k) in enumerate(triples):
+        w[t, :, 0] = (x - j) * (x - k) / ((i - j) * (i - k))
+        w[t, :, 1] = (x - i) * (x - k) / ((j - i) * (j - k))
+        w[t, :, 2] = (x - i) * (x - j) / ((k - i) * (k - j))
+    return triples, w
+
+
+_TRIPLES, _TRIPLE_W = _triple_weights()
+
+
+def _consistent(pos: FloatArray, ok: npt.NDArray[np.bool_], tol: float) -> npt.NDArray[np.bool_]:
+    """Per line (RANSAC over band triples): the detections (L, 9) on one smooth curve.
+
+    A line is a gentle parabola along its bands; detections off the best one (a box
+    edge beside the grid, a digit stroke) are dropped. Lines with fewer than 4
+    consistent bands are dropped whole.
+    """
+    yt = pos[:, _TRIPLES]  # (L, T, 3)
+    pred = np.einsum("txq,ktq->ktx", _TRIPLE_W, yt)  # (L, T, 9)
+    res = np.abs(pred - pos[:, None, :])
+    inl = (res < tol) & ok[:, None, :]
+    valid = ok[:, _TRIPLES].all(axis=2)  # (L, T)
+    score = inl.sum(axis=2) - 0.1 * np.where(inl, (res / tol) ** 2, 0).sum(axis=2)
+    score = np.where(valid, score, -1.0)
+    best = np.argmax(score, axis=1)
+    keep = inl[np.arange(len(pos)), best]
+    keep[keep.sum(axis=1) < 4] = False
+    return np.asarray(keep, dtype=bool)
+
+
+def _poly_basis(k: FloatArray, x: FloatArray, deg_k: int, deg_x: int) -> FloatArray:
+    """Design matrix of the bivariate polynomial in line index ``k`` and position ``x``."""
+    cols = [k**a * x**b for a in range(deg_k + 1) for b in range(deg_x + 1)]
+    return np.stack(cols, axis=-1)
+
+
+def _fit_lines(
+    pos: FloatArray, ok: npt.NDArray[np.bool_], centres: FloatArray, c: int, m: int, *, deg_x: int
+) -> tuple[FloatArray, float] | None:
+    """Smooth model of the 10 lines of one direction from per-band detections.
+
+    Returns coefficients of ``pos = P(k, x)`` (line index k, position x along the
+    line, both normalised) and the RMS residual in square pixels, or None.
+    """
+    kk, bb = np.nonzero(ok)
+    if len(kk) < 20 or len(np.unique(kk)) < 6:
+        return None
+    kn = kk / 9.0
+    xn = (centres[bb] - m) / (9 * c)
+    y = pos[kk, bb]
+    a = _poly_basis(kn, xn, 3, deg_x)
+    keep = np.ones(len(y), dtype=bool)
+    coef: FloatArray = np.zeros(a.shape[1])
+    for _ in range(3):  # refit without outliers (a digit remnant, a stray line)
+        coef = np.asarray(np.linalg.lstsq(a[keep], y[keep], rcond=None)[0], dtype=np.float64)
+        res = np.abs(a @ coef - y)
+        thr = max(0.06 * c, 3.0 * float(np.median(res[keep])) * 1.4826)
+        new_keep = res < thr
+        if new_keep.sum() < 20 or np.array_equal(new_keep, keep):
+            break
+        keep = new_keep
+    rms = float(np.sqrt(np.mean((a[keep] @ coef - y[keep]) ** 2)))
+    return coef, rms
+
+
+def _eval_lines(
+    coef: FloatArray, k: FloatArray, x: FloatArray, c: int, m: int, deg_x: int
+) -> FloatArray:
+    xn = (x - m) / (9 * c)
+    return np.asarray(_poly_basis(k / 9.0, xn, 3, deg_x) @ coef, dtype=np.float64)
+
+
+def _hat_weights(t: FloatArray) -> FloatArray:
+    """Weights (n, 10) of lattice lines 0..9 for piecewise-linear interpolation at ``t`` (n,).
+
+    Outside [0, 9] the first/last cell is extended linearly.
+    """
+    j0 = np.clip(np.floor(t), 0, 8).astype(np.intp)
+    f = t - j0
+    w = np.zeros((len(t), 10))
+    rows = np.arange(len(t))
+    w[rows, j0] = 1.0 - f
+    w[rows, j0 + 1] = f
+    return w
+
+
+def _lattice_at(lattice: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
+    """Image points (n, 2) at grid coordinates ``(u, v)`` (n,), bilinear within each cell.
+
+    Cell edges map to the straight segments between lattice points, so grid lines stay
+    where the lattice puts them.
+    """
+    return np.asarray(
+        np.einsum("ni,nj,ijd->nd", _hat_weights(v), _hat_weights(u), lattice), dtype=np.float64
+    )
+
+
+def _square_maps(lattice: FloatArray, c: int, m: int, size: int) -> npt.NDArray[np.float32]:
+    """Dense map (size, size, 2) from the square (line k at m + k*c) into the image.
+
+    Piecewise bilinear in the lattice, which is separable: map = W @ lattice @ W.T with
+    hat-function weights W (size, 10). (einsum, not BLAS: a threaded BLAS can stall for
+    milliseconds on such tiny products on a busy machine.)
+    """
+    w = _hat_weights((np.arange(size, dtype=np.float64) - m) / c).astype(np.float32)
+    half_map = np.einsum("ijd,bj->ibd", lattice.astype(np.float32), w)  # (10, size, 2)
+    return np.asarray(np.einsum("ai,ibd->abd", w, half_map), dtype=np.float32)
+
+
+def _measure(
+    small: UInt8Array,
+    lattice: FloatArray,
+    c: int,
+    *,
+    first_pass: bool,
+) -> tuple[FloatArray, float, tuple[int, int]] | None:
+    """Unwarp the grid through ``lattice`` (10, 10, 2) to a square and re-measure it.
+
+    The square has line ``k`` at ``m + k * c`` when the lattice is right; the measured
+    deviations become the new lattice.
+
+    Returns
+    -------
+    lattice : (10, 10, 2) array
+        The re-measured lattice in ``small``'s pixels.
+    share : float
+        Share of (line, band) detections that fit (the lesser of the two directions).
+    shift : (int, int)
+        Whole cells (rows, columns) the lattice should move: a full line just beyond
+        one outer line while the opposite outer line is missing means the comb is off by
+        one (it matched 9 grid lines and a blank).
+    """
+    m = round(1.5 * c)  # room to look at the lines just outside the grid
+    size = 9 * c + 2 * m
+    maps = _square_maps(lattice, c, m, size)
+    sq = np.asarray(
+        cv2.remap(
+            small, maps[:, :, 0], maps[:, :, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        ),
+        np.uint8,
+    )
+    h, w = small.shape
+    if maps.min() < 0 or maps[:, :, 0].max() > w - 1 or maps[:, :, 1].max() > h - 1:
+        # Outside the photo there is nothing to see: no line may be found there.
+        inside = (
+            (maps[:, :, 0] >= -0.5)
+            & (maps[:, :, 0] <= w - 0.5)
+            & (maps[:, :, 1] >= -0.5)
+            & (maps[:, :, 1] <= h - 0.5)
+        )
+    else:
+        inside = None
+    hor, ver = _line_maps(sq, c)
+    if inside is not None:
+        hor[~inside] = 0
+        ver[~inside] = 0
+    prof_h = _band_profiles(hor, c, m, vertical=False)  # (N, 11): bands along x
+    prof_v = _band_profiles(ver, c, m, vertical=True)  # (N, 11): bands along y
+    centres = np.asarray(m + c * (np.arange(-1, 10) + 0.5), dtype=np.float64)
+    coefs: list[FloatArray] = []
+    shares: list[float] = []
+    shift = [0, 0]
+    deg = 2 if first_pass else _DEG_X  # a bowed page is not straight even at first
+    lines = np.arange(-1.0, 11.0)  # the grid's 10 lines and one beyond each side
+    for axis, prof in enumerate((prof_h, prof_v)):
+        if first_pass:
+            # Where is an evenly spaced 10-line comb? This absorbs a quad that is off by
+            # a fraction of a cell (text or a shadow touching the grid).
+            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m)
+            expected = np.broadcast_to((off + gap * lines)[:, None], (12, 11))
+            half = 0.3 * gap
+        else:
+            expected = np.broadcast_to((m + c * lines)[:, None], (12, 11))
+            half = 0.3 * c
+        pos, strength, contrast = _peaks(prof, np.asarray(expected, dtype=np.float64), half)
+        # A line is found where its peak stands out of the profile around it and is not
+        # much weaker than the typical line (thin grey lines are weaker than the border).
+        typical = float(np.median(strength[1:11, 1:10]))
+        det = (contrast > 0.35 * strength) & (strength > 0.15 * typical) & (strength > 3.0 * c)
+        ok = _consistent(pos[1:11, 1:10], det[1:11, 1:10], (0.1 if first_pass else 0.07) * c)
+        fit = _fit_lines(pos[1:11, 1:10], ok, centres[1:10], c, m, deg_x=deg)
+        if fit is None:
+            return None
+        shares.append(float(ok.mean()) if fit[1] <= 0.12 * c else 0.0)
+        coefs.append(fit[0])
+        # Off by a cell? The perpendicular lines end at the grid's border: if these
+        # lines carry on through the cell beyond one end while the cell at the other
+        # end has none, the lattice must move over (the "lines" of a text column beside
+        # the grid rarely line up with the grid's own lines).
+        kk, xx = np.meshgrid(np.arange(10.0), centres, indexing="ij")
+        model = _eval_lines(fit[0], kk.ravel(), xx.ravel(), c, m, deg).reshape(10, 11)
+        cover = (det[1:11] & (np.abs(pos[1:11] - model) < 0.12 * c)).sum(axis=0)
+        other = 1 - axis  # horizontal lines across column bands tell the column shift
+        if cover[10] >= 7 and cover[10] - cover[1] >= 4:
+            shift[other] = 1
+        elif cover[0] >= 7 and cover[0] - cover[9] >= 4:
+            shift[other] = -1
+    coef_h, coef_v = coefs
+    # Intersections: y on horizontal line i at x, x on vertical line j at y; iterate.
+    ii, jj = np.meshgrid(np.arange(10.0), np.arange(10.0), indexing="ij")
+    xs = m + c * jj.ravel()
+    ys = m + c * ii.ravel()
+    for _ in range(4):
+        # Clamped to the square so a wild fit cannot diverge (the drift test rejects it).
+        ys = np.clip(_eval_lines(coef_h, ii.ravel(), xs, c, m, deg), 0, size)
+        xs = np.clip(_eval_lines(coef_v, jj.ravel(), ys, c, m, deg), 0, size)
+    drift = np.maximum(np.abs(xs - m - c * jj.ravel()), np.abs(ys - m - c * ii.ravel()))
+    if not np.all(np.isfinite(drift)) or drift.max() > 1.5 * c:
+        return None  # a wild fit (too few lines seen): not a measurement
+    pts = _lattice_at(lattice, (xs - m) / c, (ys - m) / c)
+    return pts.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
+
+
+def _shifted(lattice: FloatArray, rows: int, cols: int) -> FloatArray:
+    """The lattice (10, 10, 2) moved by whole cells, extrapolating beyond its edge."""
+    jj, ii = np.meshgrid(np.arange(10.0) + cols, np.arange(10.0) + rows)
+    return _lattice_at(lattice, jj.ravel(), ii.ravel()).reshape(10, 10, 2)
+
+
+def _flat_lattice(points: FloatArray) -> FloatArray | None:
+    """The flat (single homography) lattice (10, 10, 2) closest to ``points`` (10, 10, 2)."""
+    grid = np.stack(np.meshgrid(np.arange(10.0), np.arange(10.0)), axis=-1).reshape(-1, 2)
+    hom, _ = cv2.findHomography(grid, points.reshape(-1, 2), 0)
+    if hom is None:
+        return None
+    return np.asarray(cv2.perspectiveTransform(grid[None], hom)[0], dtype=np.float64).reshape(
+        10, 10, 2
+    )
+
+
+def _refine(
+    small: UInt8Array, flat: FloatArray, c: int, cell: float
+) -> tuple[FloatArray, float, tuple[int, int]]:
+    """Re-measure through the current lattice until it stops moving.
+
+    Each round unbends the page a little more, so lines too curved to see at first
+    become straight. Returns the lattice, its share and the last suggested shift.
+    """
+    lat, share, shift = flat, 0.0, (0, 0)
+    for _ in range(_MAX_ROUNDS):
+        nxt = _measure(small, lat, c, first_pass=False)
+        if nxt is None or nxt[1] < _REFINE_MIN_SCORE:
+            break
+        moved = float(np.max(np.linalg.norm(nxt[0] - lat, axis=2)))
+        lat, share, shift = nxt
+        if moved < 0.03 * cell:
+            break
+    return lat, share, shift
+
+
+def _fit_grid(small: UInt8Array, quad: FloatArray) -> tuple[FloatArray, bool, float] | None:
+    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None."""
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    cell = side / 9
+    c = int(np.clip(round(cell), 24, 40))
+    start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
+    first = _measure(small, start, c, first_pass=True)
+    if first is None or first[1] < _COMB_MIN_SCORE:
+        return None
+    flat = _flat_lattice(first[0])
+    if flat is None:
+        return None
+    if first[2] != (0, 0):
+        moved = _flat_lattice(_shifted(flat, *first[2]))
+        flat = flat if moved is None else moved
+    lat, share, shift = _refine(small, flat, c, cell)
+    if shift != (0, 0):
+        # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
+        moved_flat = _flat_lattice(_shifted(lat, *shift))
+        if moved_flat is not None:
+            lat2, share2, _ = _refine(small, moved_flat, c, cell)
+            if share2 >= share:
+                flat, lat, share = moved_flat, lat2, share2
+    # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
+    if share < _REFINE_MIN_SCORE or float(np.max(np.linalg.norm(lat - flat, axis=2))) > cell:
+        return flat, False, 0.8 * max(first[1], share)
+    return lat, True, share

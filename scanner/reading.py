@@ -1,0 +1,312 @@
+"""From per-cell digit probabilities to the givens of a puzzle, fixing what the rules expose.
+
+A digit reader is right on almost every cell, but a grid has 81 of them, so a misread
+somewhere is common. The puzzle itself is the check: a printed Sudoku has no repeated
+digit in a house and exactly one solution. ``revise`` takes the most probable reading;
+if it breaks that rule, it tries the next most probable readings of the least certain
+cells, cheapest first (one change, then two, ...), until one has exactly one solution.
+Every change is reported as a ``Correction``; none is made silently.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.grid import cell_name, find_duplicates
+from solver.search import solutions
+
+Status = Literal["ok", "unreadable"]
+
+# A cell whose final reading is less probable than this is listed as doubtful.
+DOUBT = 0.6
+# Alternatives less probable than this are never tried.
+_MIN_ALT_P = 1e-3
+# Each change may cost at most this much log-likelihood (a 1 : 2000 odds shift), and
+# all together this much: beyond that a "fix" is guessing, not reading.
+_MAX_CHANGE_COST = math.log(2000.0)
+_MAX_TOTAL_COST = 3 * math.log(500.0)
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One cell whose most probable reading was replaced to make the puzzle consistent.
+
+    Attributes
+    ----------
+    cell : int
+        0..80, row by row.
+    read : int
+        The most probable reading, 0 = empty.
+    corrected : int
+        The reading kept instead, 0 = empty.
+    confidence : float
+        Probability the classifier gave to ``read``.
+    corrected_confidence : float
+        Probability the classifier gave to ``corrected``.
+    """
+
+    cell: int
+    read: int
+    corrected: int
+    confidence: float
+    corrected_confidence: float
+
+    def describe(self) -> str:
+        """One line, e.g. ``r3c5: read 8 (p=0.41), corrected to 3 so the puzzle has one
+        solution``."""
+
+        def say(v: int) -> str:
+            return str(v) if v else "empty"
+
+        return (
+            f"{cell_name(self.cell)}: read {say(self.read)} (p={self.confidence:.2f}), "
+            f"corrected to {say(self.corrected)} so the puzzle has one solution"
+        )
+
+
+@dataclass
+class Reading:
+    """The givens read from a grid, with how sure the reader is of each.
+
+    Attributes
+    ----------
+    givens : list of int
+        81 values, row by row, 0 = empty; corrections applied.
+    confidence : list of float
+        81 probabilities of the values in ``givens``.
+    alternatives : list of list of (int, float)
+        Per cell, every reading with probability >= 0.001, most probable first
+        (value 0 = empty).
+    corrections : list of Correction
+        Changes made to the most probable reading, by cell.
+    status : "ok" or "unreadable"
+        "ok": ``givens`` has exactly one solution. "unreadable": no small set of
+        changes to the least certain cells gave one; ``givens`` is then the most
+        probable reading, uncorrected.
+    doubtful_cells : list of int
+        Cells that may be misread, least certain first: for "ok", the corrected cells
+        and those below ``DOUBT``; for "unreadable", the cells in clashes and the least
+        certain ones.
+    solution : list of int or None
+        The puzzle's solution when the status is "ok".
+    problem : str
+        Why the most probable reading was not accepted as is ("" when it was).
+    """
+
+    givens: list[int]
+    confidence: list[float]
+    alternatives: list[list[tuple[int, float]]]
+    corrections: list[Correction] = field(default_factory=list)
+    status: Status = "ok"
+    doubtful_cells: list[int] = field(default_factory=list)
+    solution: list[int] | None = None
+    problem: str = ""
+
+    def describe(self) -> list[str]:
+        """Human lines about the reading: the problem found, then each correction."""
+        lines = [self.problem] if self.problem else []
+        lines += [c.describe() for c in self.corrections]
+        if self.status == "unreadable":
+            cells = ", ".join(cell_name(c) for c in self.doubtful_cells)
+            lines.append(f"could not read the digits consistently; doubtful cells: {cells}")
+        return lines
+
+
+def check_probs(probs: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Validate per-cell probabilities as an (81, 10) float array, rows normalised."""
+    p = np.asarray(probs, dtype=np.float64)
+    if p.shape != (81, 10):
+        raise ValueError(f"probabilities must have shape (81, 10), got {p.shape}")
+    if not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError("probabilities must be finite and non-negative")
+    total = p.sum(axis=1, keepdims=True)
+    if np.any(total <= 0):
+        raise ValueError("every cell needs some probability")
+    out: npt.NDArray[np.float64] = p / total
+    return out
+
+
+def _problem(values: list[int]) -> str:
+    """What is wrong with a reading as a puzzle ("" when it has exactly one solution)."""
+    dups = find_duplicates(values)
+    if dups:
+        a, b, _ = dups[0]
+        return f"the digits as read clash: {values[a]} twice, in {cell_name(a)} and {cell_name(b)}"
+    n = len(solutions(values, limit=2))
+    if n == 0:
+        return "the digits as read give a puzzle with no solution"
+    if n > 1:
+        return "the digits as read give a puzzle with several solutions"
+    return ""
+
+
+def _consistent(values: list[int]) -> list[int] | None:
+    """The solution if ``values`` is a proper puzzle (no clash, one solution), else None."""
+    if find_duplicates(values):
+        return None
+    sols = solutions(values, limit=2)
+    return sols[0] if len(sols) == 1 else None
+
+
+def revise(
+    probs: npt.ArrayLike,
+    *,
+    max_changes: int = 3,
+    suspects: int = 14,
+    max_checks: int = 3000,
+    time_limit: float = 1.5,
+) -> Reading:
+    """Read the givens from per-cell probabilities, correcting misreads if needed.
+
+    Parameters
+    ----------
+    probs : (81, 10) array
+        Per-cell probabilities, column 0 = EMPTY, column d = digit d (what
+        ``DigitEngine.classify`` returns).
+    max_changes : int
+        Most cells changed at once.
+    suspects : int
+        How many of the least certain cells may be changed (cells in a clash are
+        always added).
+    max_checks : int
+        Most candidate readings checked with the solver.
+    time_limit : float
+        Seconds after which the search gives up.
+
+    Returns
+    -------
+    Reading
+        Status "ok" with the (possibly corrected) givens, or "unreadable".
+    """
+    p = check_probs(probs)
+    order = np.argsort(-p, axis=1, kind="stable")
+    read = [int(v) for v in order[:, 0]]
+    top = p[np.arange(81), order[:, 0]]
+    alternatives = [
+        [(int(v), float(p[c, v])) for v in order[c] if v == order[c, 0] or p[c, v] >= _MIN_ALT_P]
+        for c in range(81)
+    ]
+    reading = Reading(
+        givens=list(read),
+        confidence=[float(v) for v in top],
+        alternatives=alternatives,
+    )
+    problem = _problem(read)
+    if not problem:
+        reading.solution = _consistent(read)
+        reading.doubtful_cells = sorted(
+            (c for c in range(81) if top[c] < DOUBT), key=lambda c: top[c]
+        )
+        return reading
+    reading.problem = problem
+
+    # The cells worth changing: the least certain ones and every cell in a clash.
+    clash = {c for a, b, _ in find_duplicates(read) for c in (a, b)}
+    by_doubt = sorted(range(81), key=lambda c: top[c])
+    cells = list(dict.fromkeys(by_doubt[:suspects] + sorted(clash, key=lambda c: top[c])))
+    # Candidate changes (cost, cell, value), cost = log-odds given up against the top.
+    cands: list[tuple[float, int, int]] = []
+    for c in cells:
+        for v, pv in alternatives[c][1:]:
+            cost = math.log(top[c]) - math.log(pv)
+            if cost <= _MAX_CHANGE_COST:
+                cands.append((cost, c, v))
+    cands.sort()
+
+    found = _best_first(read, cands, max_changes, max_checks, time_limit)
+    if found is None:
+        reading.status = "unreadable"
+        reading.doubtful_cells = list(
+            dict.fromkeys(sorted(clash, key=lambda c: top[c]) + [c for c in by_doubt[:suspects]])
+        )
+        return reading
+    changes, solution = found
+    for _, c, v in sorted(changes, key=lambda t: t[1]):
+        reading.corrections.append(Correction(c, read[c], v, float(top[c]), float(p[c, v])))
+        reading.givens[c] = v
+        reading.confidence[c] = float(p[c, v])
+    reading.solution = solution
+    conf = reading.confidence
+    corrected = [k.cell for k in reading.corrections]
+    reading.doubtful_cells = list(
+        dict.fromkeys(
+            corrected + sorted((c for c in range(81) if conf[c] < DOUBT), key=conf.__getitem__)
+        )
+    )
+    return reading
+
+
+def _best_first(
+    read: list[int],
+    cands: list[tuple[float, int, int]],
+    max_changes: int,
+    max_checks: int,
+    time_limit: float,
+) -> tuple[list[tuple[float, int, int]], list[int]] | None:
+    """The cheapest set of candidate changes that makes a proper puzzle, with its solution.
+
+    Sets are visited in order of total cost: with ``cands`` sorted by cost, a set is an
+    increasing tuple of indices, and its successors are "replace the last index by the
+    next one" and "append the next index"; a heap on total cost then yields every set
+    exactly once, cheapest first.
+    """
+    if not cands:
+        return None
+    deadline = time.monotonic() + time_limit
+    heap: list[tuple[float, tuple[int, ...]]] = [(cands[0][0], (0,))]
+    checks = 0
+    while heap and checks < max_checks and time.monotonic() < deadline:
+        cost, idx = heapq.heappop(heap)
+        last = idx[-1]
+        if last + 1 < len(cands):
+            nxt = (*idx[:-1], last + 1)
+            heapq.heappush(heap, (cost - cands[last][0] + cands[last + 1][0], nxt))
+            if len(idx) < max_changes:
+                heapq.heappush(heap, (cost + cands[last + 1][0], (*idx, last + 1)))
+        if cost > _MAX_TOTAL_COST:
+            break
+        changes = [cands[i] for i in idx]
+        if len({c for _, c, _ in changes}) < len(changes):
+            continue  # two readings for one cell
+        values = list(read)
+        for _, c, v in changes:
+            values[c] = v
+        checks += 1
+        solution = _consistent(values)
+        if solution is not None:
+            return changes, solution
+    return None
+
+
+def orientation_score(probs: npt.ArrayLike) -> float:
+    """How well a grid reads in this orientation: higher is better.
+
+    The integrator classifies the cells of the four quarter turns of a grid and keeps
+    the turn with the highest score. It is the mean log-probability of the most probable
+    reading over the cells that hold a digit: digits seen on their side or upside down
+    read with low confidence (the CNN has a class for them, spread evenly over the
+    digits), while empty cells, alike in every turn, are left out.
+
+    Parameters
+    ----------
+    probs : (81, 10) array
+        Per-cell probabilities from ``DigitEngine.classify``.
+
+    Returns
+    -------
+    float
+        At most 0; -inf when no cell holds a digit.
+    """
+    p = check_probs(probs)
+    digit = p[:, 0] < 0.5
+    if not digit.any():
+        return float("-inf")
+    best = p[digit, 1:].max(axis=1)
+    return float(np.mean(np.log(np.maximum(best, 1e-6))))

@@ -1,0 +1,318 @@
+"""Digit engines (``scanner.digits``) and reading revision (``scanner.reading``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.digits import (
+    DEFAULT_ENGINE,
+    ENGINES,
+    DigitEngine,
+    DigitEngineError,
+    available_engines,
+    get_engine,
+    synth,
+)
+from scanner.digits import tesseract as tess
+from scanner.digits.cnn import WEIGHTS, CnnEngine, WeightsError
+from scanner.reading import Correction, orientation_score, revise
+from solver.errors import BadArgsError, MissingDependencyError, SudokuScanError
+from solver.grid import cell_name
+from solver.search import solutions
+
+# Project Euler 96, grid 01: a proper puzzle (one solution).
+PUZZLE = [
+    int(ch)
+    for ch in "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+]
+HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX)
+
+
+def mild_style(rng: np.random.Generator) -> synth.Style:
+    """A phone-photo look, distorted but clearly legible."""
+    base = synth.Style.random(rng)
+    return dataclasses.replace(
+        base,
+        digit_height=float(rng.uniform(0.45, 0.62)),
+        stroke=0,
+        shift=(float(rng.uniform(-0.08, 0.08)), float(rng.uniform(-0.08, 0.08))),
+        angle=float(rng.uniform(-2, 2)),
+        resolution=int(rng.integers(36, 64)),
+        blur=float(rng.uniform(0.3, 0.9)),
+        paper=float(rng.uniform(150, 230)),
+        contrast=float(rng.uniform(0.6, 0.85)),
+        noise=float(rng.uniform(0, 3)),
+        jpeg=80,
+        shade=0.0,
+        shadow=0.0,
+    )
+
+
+def render_grid(values: list[int], face: int, seed: int) -> np.ndarray:
+    """Cells (81, 64, 64) of a grid printed in a Hershey font (never used in training)."""
+    rng = np.random.default_rng(seed)
+    glyphs = synth.hershey_glyphs(face, thickness=7)
+    style = mild_style(rng)
+    cells = [
+        synth.render_cell(glyphs[v - 1] if v else None, style.for_cell(rng), rng, neighbours=glyphs)
+        for v in values
+    ]
+    return np.stack(cells)
+
+
+def one_hot_probs(values: list[int], p: float = 0.97) -> np.ndarray:
+    """Confident probabilities (81, 10) for a reading."""
+    probs = np.full((81, 10), (1 - p) / 9)
+    probs[np.arange(81), values] = p
+    return probs
+
+
+@pytest.fixture(scope="module")
+def cnn() -> DigitEngine:
+    return get_engine("cnn")
+
+
+@pytest.fixture(scope="module")
+def hershey_grids() -> list[tuple[int, np.ndarray]]:
+    return [(face, render_grid(PUZZLE, face, seed)) for seed, face in enumerate(HERSHEY)]
+
+
+# ---------------------------------------------------------------- engines and registry
+
+
+def test_registry() -> None:
+    assert DEFAULT_ENGINE in ENGINES
+    assert "cnn" in available_engines()
+    engine = get_engine("cnn")
+    assert isinstance(engine, DigitEngine)
+    assert engine.name == "cnn"
+    with pytest.raises(BadArgsError, match="unknown digit engine"):
+        get_engine("abacus")
+
+
+def test_weights_are_small_and_bundled() -> None:
+    assert WEIGHTS.is_file()
+    assert WEIGHTS.stat().st_size < 1024 * 1024
+
+
+def test_bad_weights_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "weights.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(WeightsError, match="train"):
+        CnnEngine(bad)
+    assert issubclass(WeightsError, SudokuScanError)
+
+
+def test_classify_returns_probabilities(cnn: DigitEngine, hershey_grids) -> None:
+    probs = cnn.classify(hershey_grids[0][1])
+    assert probs.shape == (81, 10)
+    assert probs.dtype == np.float32
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    assert (probs >= 0).all()
+
+
+def test_classify_rejects_wrong_shapes(cnn: DigitEngine) -> None:
+    with pytest.raises(ValueError, match="shape"):
+        cnn.classify(np.zeros((81, 32, 32), dtype=np.uint8))
+    with pytest.raises(ValueError, match="uint8"):
+        cnn.classify(np.zeros((81, 64, 64), dtype=np.float32))
+
+
+def test_cnn_reads_an_unseen_font(cnn: DigitEngine, hershey_grids) -> None:
+    for face, cells in hershey_grids:
+        read = cnn.classify(cells).argmax(axis=1)
+        wrong = [(cell_name(c), PUZZLE[c], int(read[c])) for c in range(81) if read[c] != PUZZLE[c]]
+        # Allowing one slip per grid: revise() is there to catch those.
+        assert len(wrong) <= 1, f"Hershey font {face}: {wrong}"
+
+
+def test_cnn_plus_revise_reads_unseen_font_exactly(cnn: DigitEngine, hershey_grids) -> None:
+    for _, cells in hershey_grids:
+        reading = revise(cnn.classify(cells))
+        assert reading.status == "ok"
+        assert reading.givens == PUZZLE
+
+
+def test_empty_cells_read_empty(cnn: DigitEngine) -> None:
+    rng = np.random.default_rng(7)
+    glyphs = synth.hershey_glyphs(cv2.FONT_HERSHEY_SIMPLEX, thickness=7)
+    style = mild_style(rng)
+    # Empty cells with grid lines, specks and bits of neighbouring digits, plus plain
+    # paper in uneven light.
+    cells = [
+        synth.render_cell(None, style.for_cell(rng), rng, neighbours=glyphs) for _ in range(40)
+    ]
+    yy, xx = np.mgrid[0:64, 0:64]
+    cells.append((120 + xx + yy // 2).astype(np.uint8))
+    cells.append(np.full((64, 64), 200, dtype=np.uint8))
+    probs = cnn.classify(np.stack(cells))
+    assert (probs.argmax(axis=1) == 0).all()
+    assert probs[:, 0].min() > 0.5
+
+
+def test_reference_photos_read_right(cnn: DigitEngine) -> None:
+    devdata = pytest.importorskip("scanner.digits.devdata")
+    if not (devdata.PHOTO_DIR / "outlines.csv").is_file():
+        pytest.skip(f"reference photos not found in {devdata.PHOTO_DIR}")
+    outlines = devdata.read_outlines()
+    for name in sorted(outlines)[:4]:
+        photo = devdata.load_photo(name, outlines[name])
+        reading = revise(cnn.classify(photo.cells))
+        assert reading.givens == [int(v) for v in photo.truth], name
+
+
+def test_orientation_prefers_upright(cnn: DigitEngine, hershey_grids) -> None:
+    cells = hershey_grids[1][1]
+    grid = cells.reshape(9, 9, 64, 64)
+    scores = []
+    for k in range(4):
+        turned = np.rot90(np.rot90(grid, k, axes=(0, 1)), k, axes=(2, 3)).reshape(81, 64, 64)
+        scores.append(orientation_score(cnn.classify(np.ascontiguousarray(turned))))
+    assert int(np.argmax(scores)) == 0, scores
+
+
+# ---------------------------------------------------------------- revise()
+
+
+def test_revise_accepts_a_consistent_reading() -> None:
+    reading = revise(one_hot_probs(PUZZLE))
+    assert reading.status == "ok"
+    assert reading.givens == PUZZLE
+    assert reading.corrections == []
+    assert reading.solution == solutions(PUZZLE)[0]
+    assert len(reading.confidence) == 81
+    assert reading.alternatives[2][0] == (3, pytest.approx(0.97))
+
+
+def test_revise_fixes_a_misread_that_makes_a_duplicate() -> None:
+    cell = 2  # r1c3 holds 3; r1c5 holds 2
+    probs = one_hot_probs(PUZZLE)
+    probs[cell] = 0.01 / 8
+    probs[cell, 2] = 0.55  # read as 2: a clash in row 1
+    probs[cell, 3] = 0.44
+    reading = revise(probs)
+    assert reading.status == "ok"
+    assert reading.givens == PUZZLE
+    assert reading.corrections == [Correction(cell, 2, 3, pytest.approx(0.55), pytest.approx(0.44))]
+    line = reading.corrections[0].describe()
+    assert line == "r1c3: read 2 (p=0.55), corrected to 3 so the puzzle has one solution"
+    assert "clash" in reading.problem
+    assert cell in reading.doubtful_cells
+    assert line in reading.describe()
+
+
+def test_revise_restores_a_digit_read_as_empty() -> None:
+    # Find a given whose loss leaves several solutions, and read it as faintly empty.
+    cell = next(
+        c for c in range(81) if PUZZLE[c] and len(solutions([*PUZZLE[:c], 0, *PUZZLE[c + 1 :]])) > 1
+    )
+    probs = one_hot_probs(PUZZLE)
+    probs[cell] = 0.02 / 8
+    probs[cell, 0] = 0.6
+    probs[cell, PUZZLE[cell]] = 0.38
+    reading = revise(probs)
+    assert reading.status == "ok"
+    assert reading.givens == PUZZLE
+    assert [(c.cell, c.read, c.corrected) for c in reading.corrections] == [(cell, 0, PUZZLE[cell])]
+    assert "read empty" in reading.corrections[0].describe()
+
+
+def test_revise_gives_up_on_a_mess() -> None:
+    # Confident nonsense: row 1 full of 5s, everything else as the puzzle.
+    values = [5] * 9 + PUZZLE[9:]
+    probs = one_hot_probs(values, p=0.99)
+    reading = revise(probs)
+    assert reading.status == "unreadable"
+    assert reading.corrections == []
+    assert reading.solution is None
+    assert reading.givens == values
+    assert set(range(9)) & set(reading.doubtful_cells)
+    assert any("doubtful cells" in line for line in reading.describe())
+
+
+def test_revise_validates_its_input() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        revise(np.ones((80, 10)))
+    with pytest.raises(ValueError, match="finite"):
+        revise(np.full((81, 10), np.nan))
+
+
+def test_orientation_score_ranks_confidence() -> None:
+    sure = one_hot_probs(PUZZLE, p=0.99)
+    unsure = one_hot_probs(PUZZLE, p=0.6)
+    assert orientation_score(sure) > orientation_score(unsure)
+    assert orientation_score(one_hot_probs([0] * 81)) == float("-inf")
+
+
+# ---------------------------------------------------------------- Tesseract
+
+
+@pytest.fixture
+def fresh_probe() -> Iterator[None]:
+    """Let a test change what the Tesseract probe sees, and forget it afterwards."""
+    tess.tesseract_available.cache_clear()
+    yield
+    tess.tesseract_available.cache_clear()
+
+
+def test_tesseract_reads_rendered_cells_in_one_call(monkeypatch, hershey_grids) -> None:
+    if not tess.tesseract_available():
+        pytest.skip("the tesseract binary is not installed (apt-get install tesseract-ocr)")
+    import pytesseract
+
+    calls = []
+    real = pytesseract.image_to_data
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pytesseract, "image_to_data", counting)
+    cells = hershey_grids[0][1]
+    read = tess.TesseractEngine().classify(cells).argmax(axis=1)
+    assert len(calls) == 1
+    given = np.asarray(PUZZLE) > 0
+    assert (read[~given] == 0).all()
+    assert (read[given] == np.asarray(PUZZLE)[given]).mean() >= 0.8
+
+
+def test_tesseract_failure_is_a_clear_error(monkeypatch) -> None:
+    import pytesseract
+
+    def crash(*args, **kwargs):
+        raise pytesseract.TesseractError(1, "Segmentation fault")
+
+    monkeypatch.setattr(tess, "tesseract_available", lambda: True)
+    monkeypatch.setattr(pytesseract, "image_to_data", crash)
+    cells = render_grid(PUZZLE, cv2.FONT_HERSHEY_SIMPLEX, 3)
+    with pytest.raises(DigitEngineError, match="Tesseract failed") as info:
+        tess.TesseractEngine().classify(cells)
+    assert isinstance(info.value, SudokuScanError)
+
+
+def test_tesseract_vanishing_is_a_missing_dependency(monkeypatch) -> None:
+    import pytesseract
+
+    def gone(*args, **kwargs):
+        raise pytesseract.TesseractNotFoundError()
+
+    monkeypatch.setattr(tess, "tesseract_available", lambda: True)
+    monkeypatch.setattr(pytesseract, "image_to_data", gone)
+    cells = render_grid(PUZZLE, cv2.FONT_HERSHEY_SIMPLEX, 4)
+    with pytest.raises(MissingDependencyError, match="apt-get install tesseract-ocr"):
+        tess.TesseractEngine().classify(cells)
+
+
+def test_missing_tesseract_binary(monkeypatch, fresh_probe) -> None:
+    import pytesseract
+
+    monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
+    with pytest.raises(MissingDependencyError, match="apt-get install tesseract-ocr"):
+        tess.TesseractEngine()
+    assert "tesseract" not in available_engines()

@@ -1,0 +1,367 @@
+"""Tests of the scanner's geometry: loading photos, locating the grid, cutting cells."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageOps
+
+from scanner.cells import extract_cells
+from scanner.geometry import GridGeometry
+from scanner.load import load_image
+from scanner.locate import locate_grid, order_corners, rotated_lattice
+from solver.errors import InputFileError, NoGridError
+from tests.synth import render_puzzle_photo
+
+GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+def _gray(img: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+
+
+def _lattice_error(found: GridGeometry, truth: np.ndarray) -> tuple[float, float]:
+    err = np.linalg.norm(found.lattice - truth, axis=2)
+    return float(err.mean()), float(err.max())
+
+
+# --------------------------------------------------------------------------------------
+# locate_grid on synthetic photos (exact truth)
+# --------------------------------------------------------------------------------------
+
+CASES: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "tilted 20": {"rotation_deg": 20.0},
+    "sideways 90": {"rotation_deg": 90.0},
+    "upside down": {"rotation_deg": 180.0},
+    "sideways 270": {"rotation_deg": -90.0},
+    "strong perspective": {"perspective": 0.15, "rotation_deg": -8.0},
+    "blur and noise": {"blur": 2.0, "noise": 8.0},
+    "shadow": {"shadow": True, "perspective": 0.05},
+    "grey thin lines": {"grey_lines": True, "thick_border": False, "blur": 1.0},
+    "solution grid beside": {"distractor_grid": True, "rotation_deg": 5.0},
+    "bent page": {"bend": 0.35},
+    "small photo": {"size": (400, 300)},
+    "everything": {
+        "rotation_deg": 170.0,
+        "perspective": 0.08,
+        "blur": 1.2,
+        "shadow": True,
+        "noise": 5.0,
+        "grey_lines": True,
+        "distractor_grid": True,
+        "bend": 0.2,
+    },
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_locate_synthetic(name: str) -> None:
+    opts = CASES[name]
+    img, corners, truth = render_puzzle_photo(GIVENS, seed=7, **opts)
+    geom = locate_grid(_gray(img))
+    assert geom.image_size == (img.shape[1], img.shape[0])
+    k = round(float(opts.get("rotation_deg", 0.0)) / 90) % 4
+    mean, worst = _lattice_error(rotated_lattice(geom, k), truth)
+    cell = float(np.linalg.norm(truth[0, 9] - truth[0, 0]) / 9)
+    assert mean < 0.5, f"{name}: mean lattice error {mean:.2f} px (cell {cell:.0f} px)"
+    assert worst < 2.0, f"{name}: worst lattice error {worst:.2f} px (cell {cell:.0f} px)"
+    assert np.allclose(rotated_lattice(geom, k).corners(), corners, atol=2.0)
+
+
+def test_upright_page_is_ordered_top_left_first() -> None:
+    img, corners, truth = render_puzzle_photo(GIVENS, seed=3, rotation_deg=-25, perspective=0.1)
+    geom = locate_grid(_gray(img))
+    # No re-ordering needed within 45 degrees of upright.
+    assert np.allclose(geom.lattice, truth, atol=2.0)
+    assert np.allclose(geom.corners(), corners, atol=2.0)
+
+
+def test_bgr_input_and_large_photo_map_back_to_full_size() -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=11, size=(2400, 1800), perspective=0.05)
+    geom = locate_grid(img)  # BGR accepted; searched on a reduced copy
+    assert geom.image_size == (2400, 1800)
+    mean, worst = _lattice_error(geom, truth)
+    assert mean < 1.0 and worst < 3.0
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    rotation=st.floats(-180, 180).filter(lambda a: abs((a % 90) - 45) > 5),
+    perspective=st.floats(0.0, 0.12),
+    seed=st.integers(0, 1000),
+)
+def test_locate_any_rotation(rotation: float, perspective: float, seed: int) -> None:
+    img, _, truth = render_puzzle_photo(
+        GIVENS, seed=seed, rotation_deg=rotation, perspective=perspective, size=(640, 480)
+    )
+    geom = locate_grid(_gray(img))
+    k = round(rotation / 90) % 4
+    _, worst = _lattice_error(rotated_lattice(geom, k), truth)
+    assert worst < 2.0
+
+
+def test_distractor_grid_loses_to_the_puzzle() -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=5, distractor_grid=True)
+    geom = locate_grid(_gray(img))
+    _, worst = _lattice_error(geom, truth)
+    assert worst < 2.0
+
+
+# --------------------------------------------------------------------------------------
+# rotated_lattice / order_corners
+# --------------------------------------------------------------------------------------
+
+
+def test_rotated_lattice_orders() -> None:
+    geom = GridGeometry.from_corners([[10, 20], [110, 22], [112, 120], [8, 118]], (200, 200))
+    lat = geom.lattice
+    assert np.array_equal(rotated_lattice(geom, 0).lattice, lat)
+    assert np.array_equal(rotated_lattice(geom, 4).lattice, lat)
+    # Page turned a quarter counter-clockwise: the puzzle's top-left is the image's BL.
+    r1 = rotated_lattice(geom, 1).lattice
+    assert np.array_equal(r1[0, 0], lat[9, 0])
+    assert np.array_equal(r1[0, 9], lat[0, 0])
+    # Upside down: top-left is the image's bottom-right, row 0 is the image's bottom.
+    r2 = rotated_lattice(geom, 2).lattice
+    assert np.array_equal(r2[0, 0], lat[9, 9])
+    assert np.array_equal(r2[0], lat[9, ::-1])
+    back = rotated_lattice(rotated_lattice(geom, 1), 3)
+    assert np.array_equal(back.lattice, lat)
+
+
+def test_order_corners_any_start() -> None:
+    quad = np.array([[10.0, 10], [100, 12], [98, 100], [12, 95]])
+    for k in range(4):
+        assert np.array_equal(order_corners(np.roll(quad, k, axis=0)), quad)
+        assert np.array_equal(order_corners(np.roll(quad[::-1], k, axis=0)), quad)
+
+
+# --------------------------------------------------------------------------------------
+# extract_cells
+# --------------------------------------------------------------------------------------
+
+
+def test_extract_cells_follow_the_lattice() -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=2, rotation_deg=15, perspective=0.1, bend=0.2)
+    gray = _gray(img)
+    cells = extract_cells(gray, GridGeometry(truth, (img.shape[1], img.shape[0])), size=48)
+    assert cells.shape == (81, 48, 48) and cells.dtype == np.uint8
+    digits = np.array([ch != "0" for ch in GIVENS])
+    centre = cells[:, 12:36, 12:36].astype(float)
+    ink = (centre < 128).mean(axis=(1, 2))
+    # Every digit cell has ink in its middle; no empty one does.
+    assert ink[digits].min() > 0.03
+    assert ink[~digits].max() < 0.005
+    # Corner pixels sit on the line crossings (dark); the middle of an edge is on a line too.
+    empty = cells[~digits].astype(float)
+    assert empty[:, :2, :2].mean() < 120
+    assert empty[:, 22:26, :2].mean() < empty[:, 22:26, 10:14].mean() - 60
+
+
+def test_extract_cells_downscales_big_photos_without_aliasing() -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=4, size=(2400, 1800))
+    gray = _gray(img)
+    geom = GridGeometry(truth, (2400, 1800))
+    big = extract_cells(gray, geom, size=32)
+    small = extract_cells(
+        cv2.resize(gray, (600, 450), interpolation=cv2.INTER_AREA),
+        GridGeometry((truth + 0.5) / 4 - 0.5, (600, 450)),
+        size=32,
+    )
+    assert big.shape == (81, 32, 32)
+    assert np.abs(big.astype(float) - small.astype(float)).mean() < 8
+
+
+# --------------------------------------------------------------------------------------
+# load_image
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ext", ["jpg", "png", "webp", "tif", "bmp"])
+def test_load_formats(tmp_path: Path, ext: str) -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=1, size=(640, 480))
+    path = tmp_path / f"photo.{ext}"
+    Image.fromarray(img[:, :, ::-1]).save(path)
+    loaded = load_image(path)
+    assert loaded.image.shape == (480, 640, 3) and loaded.image.dtype == np.uint8
+    assert loaded.stored_size == (640, 480) and loaded.orientation == 1
+    geom = locate_grid(loaded.gray, name=path.name)
+    assert _lattice_error(geom, truth)[1] < 2.0
+
+
+def test_load_accepts_arrays() -> None:
+    img, _, _ = render_puzzle_photo(GIVENS, seed=1, size=(640, 480))
+    loaded = load_image(img, gray=True)
+    assert loaded.image.shape == (480, 640)
+    assert np.allclose(loaded.to_stored([[3.0, 4.0]]), [[3.0, 4.0]])
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_exif_orientation_and_mapping_back(tmp_path: Path, orientation: int) -> None:
+    stored = np.full((300, 400, 3), 255, np.uint8)
+    stored[50:60, 300:310] = 0  # a mark centred at stored pixel (304.5, 54.5)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    path = tmp_path / "o.png"
+    Image.fromarray(stored).save(path, exif=exif.tobytes())
+    loaded = load_image(path, gray=True, min_side=100)
+    with Image.open(path) as im:
+        expected = np.asarray(ImageOps.exif_transpose(im).convert("L"))
+    assert np.array_equal(loaded.image, expected)
+    ys, xs = np.nonzero(loaded.image < 128)
+    back = loaded.to_stored([[xs.mean(), ys.mean()]])
+    assert np.allclose(back, [[304.5, 54.5]], atol=1e-6)
+    assert loaded.orientation == orientation
+
+
+def test_jpeg_reduced_on_decode_maps_to_stored_pixels(tmp_path: Path) -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=9, size=(2400, 1800))
+    path = tmp_path / "big.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored sideways: the phone was held upright
+    Image.fromarray(np.rot90(img[:, :, ::-1], 1)).save(path, quality=92, exif=exif.tobytes())
+    loaded = load_image(path, max_side=1000, gray=True)
+    assert loaded.reduction == 2 and loaded.image.shape == (900, 1200)
+    geom = locate_grid(loaded.image)
+    # Upright full-resolution truth -> stored pixels: the inverse of a 90-degree turn.
+    stored_truth = np.stack([truth[..., 1], 2400 - 1 - truth[..., 0]], axis=-1).reshape(-1, 2)
+    got = loaded.to_stored(geom.lattice.reshape(-1, 2))
+    assert np.abs(got - stored_truth).max() < 4.0
+
+
+def test_missing_file() -> None:
+    with pytest.raises(InputFileError, match=r"nope\.jpg: no such file"):
+        load_image("nope.jpg")
+
+
+def test_directory(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match="is a directory"):
+        load_image(tmp_path)
+
+
+def test_text_named_jpg(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_text("not a photo\n")
+    with pytest.raises(InputFileError, match=r"photo\.jpg: not an image"):
+        load_image(path)
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"")
+    with pytest.raises(InputFileError, match="empty file"):
+        load_image(path)
+
+
+def test_truncated_jpeg_is_an_error(tmp_path: Path) -> None:
+    img, _, _ = render_puzzle_photo(GIVENS, seed=1, size=(640, 480))
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(buf.tobytes()[: len(buf) // 2])
+    with pytest.raises(InputFileError, match=r"photo\.jpg: truncated image file"):
+        load_image(path)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8")
+    path.chmod(0)
+    with pytest.raises(InputFileError, match="permission denied"):
+        load_image(path)
+
+
+def test_tiny_image(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.png"
+    Image.new("L", (150, 120), 255).save(path)
+    with pytest.raises(NoGridError, match=r"tiny\.png: image too small \(150x120 px\)"):
+        load_image(path)
+    with pytest.raises(NoGridError, match="too small"):
+        locate_grid(np.full((120, 150), 255, np.uint8))
+
+
+def test_blank_and_noise_images_have_no_grid() -> None:
+    with pytest.raises(NoGridError, match=r"no Sudoku grid found in blank\.png"):
+        locate_grid(np.full((480, 640), 230, np.uint8), name="blank.png")
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 256, size=(480, 640), dtype=np.uint8)
+    with pytest.raises(NoGridError):
+        locate_grid(noise)
+
+
+def test_text_page_without_grid() -> None:
+    img, _, _ = render_puzzle_photo(GIVENS, seed=1)
+    gray = _gray(img)
+    # Paint the grid over with paper: only text remains.
+    _, corners, _ = render_puzzle_photo(GIVENS, seed=1)
+    cv2.fillConvexPoly(gray, corners.astype(np.int32), 235)
+    cv2.polylines(gray, [corners.astype(np.int32)], True, 235, 12)
+    with pytest.raises(NoGridError):
+        locate_grid(gray)
+
+
+def test_grid_too_small_to_read() -> None:
+    img, _, _ = render_puzzle_photo(GIVENS, seed=1, size=(200, 150))
+    tiny = cv2.resize(_gray(img), (120, 90), interpolation=cv2.INTER_AREA)  # ~8 px cells
+    page = np.full((1500, 2000), 235, np.uint8)
+    page[700:790, 900:1020] = tiny
+    with pytest.raises(NoGridError):
+        locate_grid(page)
+
+
+def test_small_grid_in_big_photo_is_measured_at_full_resolution() -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=2, size=(640, 480), perspective=0.05)
+    page = np.full((3000, 4000), 235, np.uint8)
+    page[1000:1480, 1500:2140] = _gray(img)  # cells ~40 px here, ~10 px in the 1024 copy
+    geom = locate_grid(page)
+    mean, worst = _lattice_error(geom, truth + np.array([1500, 1000]))
+    assert mean < 0.3 and worst < 1.0
+
+
+# --------------------------------------------------------------------------------------
+# Real photos (shared data set), if present
+# --------------------------------------------------------------------------------------
+
+
+def _outlines(folder: Path) -> dict[str, np.ndarray]:
+    with (folder / "outlines.csv").open(newline="") as fh:
+        return {
+            row["image"]: np.array(
+                [[float(row[f"{k}_x"]), float(row[f"{k}_y"])] for k in ("tl", "tr", "br", "bl")]
+            )
+            for row in csv.DictReader(fh)
+        }
+
+
+def test_real_photos_match_outlines(photos_dir: Path) -> None:
+    folder = photos_dir / "wicht-train"
+    if not (folder / "outlines.csv").is_file():
+        pytest.skip(f"no outlines.csv in {folder}")
+    outlines = _outlines(folder)
+    names = sorted(outlines)[::16]  # a spread of phones and papers, not hand-picked
+    for name in names:
+        loaded = load_image(folder / name, gray=True, max_side=1600)
+        geom = locate_grid(loaded.image, name=name)
+        cells = extract_cells(loaded.image, geom)
+        assert cells.shape == (81, 64, 64)
+        corners = (geom.corners() + 0.5) * loaded.reduction - 0.5
+        cell = float(np.linalg.norm(outlines[name][1] - outlines[name][0]) / 9)
+        # The hand-marked corners sit a few pixels outside the border line; a wrong
+        # lattice would be off by a cell.
+        err = np.linalg.norm(corners - outlines[name], axis=1)
+        assert err.max() < max(14.0, 0.3 * cell), f"{name}: corner errors {err.round(1)}"
