@@ -42,6 +42,20 @@ check: lint test
 
 bench: setup
 	$(BIN)/python benchmarks/bench_solver.py
+	$(BIN)/sudoku-scan eval ../shared/data/photos/wicht-train
+	$(BIN)/python benchmarks/bench_pipeline.py
+
+# Retrain the digit network from rendered fonts (about 5 minutes on 2 cores). PyTorch is
+# installed into .venv for this only; the product runs the exported weights in NumPy.
+FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf \
+	fonts-urw-base35 fonts-noto-core fonts-croscore fonts-crosextra-carlito \
+	fonts-crosextra-caladea fonts-open-sans fonts-roboto-unhinted
+
+train-digits: $(STAMP)
+	@if [ "$$(id -u)" = "0" ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FONT_PACKAGES) >/dev/null; \
+	else echo "make sure these are installed: sudo apt-get install -y $(FONT_PACKAGES)"; fi
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/python -m scanner.digits.train --out scanner/digits/weights.npz
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
