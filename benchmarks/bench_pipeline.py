@@ -70,7 +70,10 @@ def main() -> None:
             problems.append(f"{photo.name}: drawn digits differ from the true solution")
         changed = np.any(ann.image != image, axis=2)
         allowed = np.zeros(changed.shape, np.uint8)
-        cv2.fillConvexPoly(allowed, scan.geometry.corners().round().astype(np.int32), 1)
+        # The grid's outline through all 36 border intersections: a bent page's edge curves.
+        lat = scan.geometry.lattice
+        outline = np.concatenate([lat[0, :], lat[1:, 9], lat[9, 8::-1], lat[8:0:-1, 0]])
+        cv2.fillPoly(allowed, [outline.round().astype(np.int32)], 1)
         allowed = cv2.dilate(allowed, np.ones((5, 5), np.uint8))  # anti-aliased edge pixels
         if ann.legend_box is not None:
             b = ann.legend_box

@@ -70,6 +70,7 @@ class ScanResult:
     rotation: int = 0
     status: str = "ok"
     doubtful_cells: list[int] = field(default_factory=list)
+    problem: str = ""
     seconds: float = 0.0
 
     def stored_corners(self) -> npt.NDArray[np.float64]:
@@ -153,6 +154,7 @@ def read_photo(
         rotation=rotation,
         status=reading.status,
         doubtful_cells=list(reading.doubtful_cells),
+        problem=str(getattr(reading, "problem", "") or ""),
     )
     result.seconds = time.perf_counter() - start
     return result
@@ -164,6 +166,7 @@ def require_readable(result: ScanResult) -> ScanResult:
         cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in result.doubtful_cells[:8])
         raise UnreadableGridError(
             f"{result.path}: the digits could not be read consistently "
-            f"(no reading has exactly one solution); doubtful cells: {cells or 'unknown'}"
+            f"({result.problem or 'no reading has exactly one solution'}); "
+            f"doubtful cells: {cells or 'unknown'}"
         )
     return result

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -28,10 +29,12 @@ Status = Literal["ok", "unreadable"]
 DOUBT = 0.6
 # Alternatives less probable than this are never tried.
 _MIN_ALT_P = 1e-3
-# Each change may cost at most this much log-likelihood (a 1 : 2000 odds shift), and
-# all together this much: beyond that a "fix" is guessing, not reading.
-_MAX_CHANGE_COST = math.log(2000.0)
-_MAX_TOTAL_COST = 3 * math.log(500.0)
+# The changes together may cost at most this much log-likelihood (odds 1 : 1000 against
+# the reading as read): beyond that a "fix" is guessing, not reading. (On the reference
+# photos the CNN's right fixes cost under 0.5.)
+_MAX_TOTAL_COST = math.log(1000.0)
+# A fix must be this much (odds 4 : 1) likelier than any fix giving another solution.
+_RIVAL_MARGIN = math.log(4.0)
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,9 @@ class Reading:
         Changes made to the most probable reading, by cell.
     status : "ok" or "unreadable"
         "ok": ``givens`` has exactly one solution. "unreadable": no small set of
-        changes to the least certain cells gave one; ``givens`` is then the most
-        probable reading, uncorrected.
+        changes to the least certain cells gave one, or several sets giving different
+        solutions fit about equally well; ``givens`` is then the most probable
+        reading, uncorrected.
     doubtful_cells : list of int
         Cells that may be misread, least certain first: for "ok", the corrected cells
         and those below ``DOUBT``; for "unreadable", the cells in clashes and the least
@@ -216,18 +220,33 @@ def revise(
     for c in cells:
         for v, pv in alternatives[c][1:]:
             cost = math.log(top[c]) - math.log(pv)
-            if cost <= _MAX_CHANGE_COST:
+            if cost <= _MAX_TOTAL_COST:
                 cands.append((cost, c, v))
     cands.sort()
 
-    found = _best_first(read, cands, max_changes, max_checks, time_limit)
-    if found is None:
+    # The cheapest fix wins only if no fix with another solution comes close: with
+    # uninformative alternatives (Tesseract's) many fixes fit, and picking one would
+    # be a guess that silently changes the puzzle.
+    found = None
+    rival = None
+    bound = [_MAX_TOTAL_COST]
+    for fix in _fixes(read, cands, max_changes, max_checks, time_limit, bound):
+        if found is None:
+            found = fix
+            bound[0] = min(bound[0], fix[0] + _RIVAL_MARGIN)
+        elif fix[2] != found[2]:
+            rival = fix
+            break
+    if found is None or rival is not None:
         reading.status = "unreadable"
+        fixed = [c for f in (found, rival) if f is not None for _, c, _ in f[1]]
+        if rival is not None:
+            reading.problem += "; several different corrections fit about equally well"
         reading.doubtful_cells = list(
-            dict.fromkeys(sorted(clash, key=lambda c: top[c]) + [c for c in by_doubt[:suspects]])
+            dict.fromkeys(fixed + sorted(clash, key=lambda c: top[c]) + by_doubt[:suspects])
         )
         return reading
-    changes, solution = found
+    _, changes, solution = found
     for _, c, v in sorted(changes, key=lambda t: t[1]):
         reading.corrections.append(Correction(c, read[c], v, float(top[c]), float(p[c, v])))
         reading.givens[c] = v
@@ -243,35 +262,37 @@ def revise(
     return reading
 
 
-def _best_first(
+def _fixes(
     read: list[int],
     cands: list[tuple[float, int, int]],
     max_changes: int,
     max_checks: int,
     time_limit: float,
-) -> tuple[list[tuple[float, int, int]], list[int]] | None:
-    """The cheapest set of candidate changes that makes a proper puzzle, with its solution.
+    bound: list[float],
+) -> Iterator[tuple[float, list[tuple[float, int, int]], list[int]]]:
+    """Sets of candidate changes that make a proper puzzle, cheapest first.
 
-    Sets are visited in order of total cost: with ``cands`` sorted by cost, a set is an
-    increasing tuple of indices, and its successors are "replace the last index by the
-    next one" and "append the next index"; a heap on total cost then yields every set
-    exactly once, cheapest first.
+    Yields ``(cost, changes, solution)`` while the cost stays within ``bound[0]``,
+    which the caller may lower between items. Sets are visited in order of total cost: with
+    ``cands`` sorted by cost, a set is an increasing tuple of indices, and its
+    successors are "replace the last index by the next one" and "append the next
+    index"; a heap on total cost then yields every set exactly once, cheapest first.
     """
     if not cands:
-        return None
+        return
     deadline = time.monotonic() + time_limit
     heap: list[tuple[float, tuple[int, ...]]] = [(cands[0][0], (0,))]
     checks = 0
     while heap and checks < max_checks and time.monotonic() < deadline:
         cost, idx = heapq.heappop(heap)
+        if cost > bound[0]:
+            return
         last = idx[-1]
         if last + 1 < len(cands):
             nxt = (*idx[:-1], last + 1)
             heapq.heappush(heap, (cost - cands[last][0] + cands[last + 1][0], nxt))
             if len(idx) < max_changes:
                 heapq.heappush(heap, (cost + cands[last + 1][0], (*idx, last + 1)))
-        if cost > _MAX_TOTAL_COST:
-            break
         changes = [cands[i] for i in idx]
         if len({c for _, c, _ in changes}) < len(changes):
             continue  # two readings for one cell
@@ -281,18 +302,19 @@ def _best_first(
         checks += 1
         solution = _consistent(values)
         if solution is not None:
-            return changes, solution
-    return None
+            yield cost, changes, solution
 
 
 def orientation_score(probs: npt.ArrayLike) -> float:
-    """How well a grid reads in this orientation: higher is better.
+    """How well a grid reads in this orientation: higher is better, at most 1.
 
-    The integrator classifies the cells of the four quarter turns of a grid and keeps
-    the turn with the highest score. It is the mean log-probability of the most probable
-    reading over the cells that hold a digit: digits seen on their side or upside down
-    read with low confidence (the CNN has a class for them, spread evenly over the
-    digits), while empty cells, alike in every turn, are left out.
+    The integrator classifies the cells of the quarter turns of a grid and keeps the
+    turn with the highest score. It is the mean top probability over the cells that
+    hold a digit: digits seen on their side or upside down read with low confidence
+    (the CNN has a class for them, spread evenly over the digits), while empty cells,
+    alike in every turn, are left out. On the 159 reference photos (CNN engine) the
+    upright grid scores 0.79-0.99 (median 0.97, 157 of them >= 0.9) and the best wrong
+    turn at most 0.70, so a score >= 0.9 can safely skip trying the other turns.
 
     Parameters
     ----------
@@ -302,11 +324,10 @@ def orientation_score(probs: npt.ArrayLike) -> float:
     Returns
     -------
     float
-        At most 0; -inf when no cell holds a digit.
+        In [0, 1]; 0 when no cell holds a digit.
     """
     p = check_probs(probs)
     digit = p[:, 0] < 0.5
     if not digit.any():
-        return float("-inf")
-    best = p[digit, 1:].max(axis=1)
-    return float(np.mean(np.log(np.maximum(best, 1e-6))))
+        return 0.0
+    return float(p[digit, 1:].max(axis=1).mean())

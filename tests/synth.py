@@ -29,8 +29,12 @@ FontT = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 _FONT_CANDIDATES = (
     # The font the product ships comes first, so every machine renders the same photos.
-    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                 "overlay", "fonts", "DejaVuSans.ttf"),
+    os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        "overlay",
+        "fonts",
+        "DejaVuSans.ttf",
+    ),
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
     "/usr/share/fonts/dejavu/DejaVuSans.ttf",

@@ -9,7 +9,9 @@ Engines
 
 Every engine's ``classify(cells)`` takes (81, 64, 64) uint8 cells and returns (81, 10)
 float probabilities, column 0 = EMPTY, column d = digit d. ``scanner.reading.revise``
-turns them into givens, fixing misreads the puzzle's rules expose.
+turns them into givens, fixing misreads the puzzle's rules expose, and
+``scanner.reading.orientation_score`` ranks the quarter turns of a grid (``turn_cells``
+turns the cells; ``CnnEngine.classify_turns`` reads all four turns at once).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from functools import cache
 
 from solver.errors import BadArgsError
 
-from .base import EMPTY, DigitEngine, DigitEngineError
+from .base import EMPTY, DigitEngine, DigitEngineError, turn_cells
 
 ENGINES = ("cnn", "tesseract")
 DEFAULT_ENGINE = "cnn"
@@ -67,4 +69,5 @@ __all__ = [
     "DigitEngineError",
     "available_engines",
     "get_engine",
+    "turn_cells",
 ]

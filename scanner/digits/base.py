@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +13,19 @@ EMPTY = 0  # column 0 of a probability row: the cell holds no digit
 N_COLUMNS = 10  # EMPTY, then the digits 1..9
 
 FloatArray = npt.NDArray[np.float32]
+ScalarT = TypeVar("ScalarT", bound=np.generic)
+
+
+def turn_cells(cells: npt.NDArray[ScalarT], k: int) -> npt.NDArray[ScalarT]:
+    """A grid's cells (81, S, S) after turning the whole grid ``k`` quarter turns.
+
+    Counter-clockwise, as ``numpy.rot90``: both the 9 x 9 layout and each cell turn, and
+    the result is row by row in the turned grid, exactly as the cells of the turned
+    photo would come out.
+    """
+    grid = cells.reshape(9, 9, *cells.shape[1:])
+    turned = np.rot90(np.rot90(grid, k, axes=(0, 1)), k, axes=(2, 3))
+    return np.ascontiguousarray(turned).reshape(cells.shape)
 
 
 class DigitEngineError(SudokuScanError):

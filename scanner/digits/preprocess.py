@@ -17,11 +17,16 @@ import numpy.typing as npt
 
 CELL = 64
 NET_SIZE = 32  # side of the CNN input
-_BG_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15))
+_DISC = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)), dtype=np.uint8)
+_BG_KERNEL = _DISC | _DISC.T  # OpenCV's disc is not quite square-symmetric
 _INNER = slice(12, 52)  # the central part of a cell, where the digit's strokes are
-# Longer than the tallest digit (up to ~54 px of a 64 px cell), shorter than a cell.
-_H_LINE = np.ones((1, 58), dtype=np.uint8)
-_V_LINE = np.ones((58, 1), dtype=np.uint8)
+# Grid lines run across the outer bands of a cell, or end in them at the grid's outer
+# corners; a digit's stroke there (a cell cut more than ~18% off) is rarely this long.
+# Odd, so that the result does not depend on which way the grid is turned.
+_H_LINE = np.ones((1, 41), dtype=np.uint8)
+_V_LINE = np.ones((41, 1), dtype=np.uint8)
+_ACROSS_H = np.ones((5, 1), dtype=np.uint8)
+_ACROSS_V = np.ones((1, 5), dtype=np.uint8)
 _OUTER_ROWS = np.ones((CELL, 1), dtype=np.float32)
 _OUTER_ROWS[20:44] = 0.0  # the middle band, where only digits are
 
@@ -63,14 +68,17 @@ def ink_maps(cells: npt.ArrayLike) -> FloatArray:
         paper = cv2.GaussianBlur(cv2.morphologyEx(img, cv2.MORPH_CLOSE, _BG_KERNEL), (0, 0), 3)
         np.maximum(paper, img, out=paper)
         d = 1.0 - img / paper
-        # Grid lines are the only strokes longer than any digit's: an opening along a
-        # long horizontal or vertical kernel keeps just them, and subtracting it erases
-        # them (a top-hat), however grey the lines are. Lines lie in the outer bands of
-        # a cell even when the lattice is off; a long run through the middle is a digit
-        # stroke that happens to continue into a line or into print beyond the cell.
-        h_lines = cv2.morphologyEx(d, cv2.MORPH_OPEN, _H_LINE) * _OUTER_ROWS
-        v_lines = cv2.morphologyEx(d, cv2.MORPH_OPEN, _V_LINE) * _OUTER_ROWS.T
-        dark[i] = d - np.maximum(h_lines, v_lines)
+        # Grid lines are long straight strokes near the border: an opening along a long
+        # horizontal or vertical kernel keeps just them, and subtracting it erases them
+        # (a top-hat), however grey the lines are. Lines lie in the outer bands of a
+        # cell even when the lattice is off; a long run through the middle is a digit
+        # stroke (a 1) that may even continue into a line or into print beyond the cell.
+        # The opening keeps only the part of a slightly tilted line common to all its
+        # rows; widening it by two pixels across takes the line's edges too.
+        h_lines = cv2.dilate(cv2.morphologyEx(d, cv2.MORPH_OPEN, _H_LINE), _ACROSS_H)
+        v_lines = cv2.dilate(cv2.morphologyEx(d, cv2.MORPH_OPEN, _V_LINE), _ACROSS_V)
+        lines = np.maximum(h_lines * _OUTER_ROWS, v_lines * _OUTER_ROWS.T)
+        dark[i] = np.maximum(d - lines, 0.0)
     if n == 0:
         return dark
     # Relative darkness still depends on the ink (grey or coloured print, blur): scale

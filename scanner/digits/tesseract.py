@@ -4,8 +4,9 @@ Starting Tesseract costs ~80 ms, so the non-empty cells (found by the ink test o
 ``preprocess``) are normalised, stacked on one sheet one per text line and read in
 a single call; each recognised character goes back to the cell its box lies in.
 Tesseract gives one confidence per character and no alternatives, so the rest of the
-probability is spread evenly: ``revise`` can still try other digits, just not in an
-informed order.
+probability is spread evenly: ``revise`` can still try other digits, but uninformed
+alternatives often fit several ways, and it then reports the grid unreadable rather
+than guess.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ INSTALL_HINT = (
 _TILE = 48  # the central part of a centred cell that goes on the sheet
 _GAP = 24  # white space between tiles
 # One tile per text line: on rows of spaced digits Tesseract's line model merges and
-# invents digits (0.82 of the given digits right on the photos against 0.95 this way).
+# invents digits (on a quarter of the photos: 0.82 of the given digits right in rows of
+# nine, 0.94-0.95 one per line).
 _PER_ROW = 1
 # Tesseract's psm 6: one uniform block of text; digits only.
 _CONFIG = "--psm 6 -c tessedit_char_whitelist=123456789"
