@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
+from typing import TypeVar
 
 from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
 from ..steps import Step, eliminations_text
@@ -149,7 +150,7 @@ def find_x_chain(grid: Grid) -> Iterator[Step]:
                     queue.append((nxt, not on, length + 1))
                     if not on and length + 1 >= 3 and nxt > start:
                         targets = PEER_BITS[start] & PEER_BITS[nxt] & digit_bits
-                        path = _path(parent, state)
+                        path = [c for c, _ in _chain(parent, state)]
                         if not targets:
                             continue
                         elim_cells = frozenset(cells_of_bits(targets))
@@ -164,15 +165,17 @@ def find_x_chain(grid: Grid) -> Iterator[Step]:
                         )
 
 
-def _path(
-    parent: dict[tuple[int, bool], tuple[int, bool] | None], state: tuple[int, bool]
-) -> list[int]:
-    cells = []
-    node: tuple[int, bool] | None = state
+State = TypeVar("State", tuple[int, bool], tuple[int, int])
+
+
+def _chain(parent: dict[State, State | None], state: State) -> list[State]:
+    """The states from the chain's start to ``state``, following the BFS parents."""
+    out = []
+    node: State | None = state
     while node is not None:
-        cells.append(node[0])
+        out.append(node)
         node = parent[node]
-    return cells[::-1]
+    return out[::-1]
 
 
 def describe_x_chain(step: Step) -> str:
@@ -218,7 +221,7 @@ def find_xy_chain(grid: Grid) -> Iterator[Step]:
                     queue.append((nxt, nxt_on, length + 1))
                     if nxt_on != x or length + 1 < 3:
                         continue
-                    chain = _xy_path(parent, state)
+                    chain = _chain(parent, state)
                     chain_cells = {c for c, _ in chain}
                     targets = PEER_BITS[start] & PEER_BITS[nxt]
                     elims = frozenset(
@@ -234,17 +237,6 @@ def find_xy_chain(grid: Grid) -> Iterator[Step]:
                             cells=tuple(c for c, _ in chain),
                             digits=(x, *(d for _, d in chain)),
                         )
-
-
-def _xy_path(
-    parent: dict[tuple[int, int], tuple[int, int] | None], state: tuple[int, int]
-) -> list[tuple[int, int]]:
-    out = []
-    node: tuple[int, int] | None = state
-    while node is not None:
-        out.append(node)
-        node = parent[node]
-    return out[::-1]
 
 
 def describe_xy_chain(step: Step) -> str:
