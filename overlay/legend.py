@@ -502,6 +502,17 @@ def draw_legend(
     if not entries:
         return None
     box, px, cols, overlaps = place_legend(image, geometry, entries, codes=codes, font_px=font_px)
+    if overlaps or _box_meets_grid(image.shape[:2], box, geometry):
+        # No free space beside the grid (it fills the photo): the legend is never drawn
+        # over the grid; the sheet and the report still carry it.
+        return None
     tile = render_legend(entries, font_px=px, columns=cols, codes=codes)
-    blend_rgba(image, tile, box.x0, box.y0, opacity=0.7 if overlaps else 1.0)
+    blend_rgba(image, tile, box.x0, box.y0)
     return box
+
+
+def _box_meets_grid(shape: tuple[int, ...], box: Box, geometry: GridGeometry) -> bool:
+    """Exact full-resolution test of the legend box against the grid's curved outline."""
+    mask = np.zeros((int(shape[0]), int(shape[1])), np.uint8)
+    cv2.fillPoly(mask, [np.round(grid_outline(geometry)).astype(np.int32)], 1)
+    return bool(mask[max(box.y0, 0) : box.y1, max(box.x0, 0) : box.x1].any())

@@ -218,15 +218,15 @@ def test_legend_sits_in_free_space(scene: Scene, result: SolveResult) -> None:
     assert _changed(photo, ann.image)[y0:y1, x0:x1].any()
 
 
-def test_legend_without_room_still_fits_the_image(result: SolveResult) -> None:
-    # The grid fills the whole frame: the legend goes faintly into the farthest corner.
+def test_legend_without_room_is_left_out(result: SolveResult) -> None:
+    # The grid fills the whole frame: the legend is never drawn over the grid.
     photo = np.full((300, 300, 3), 230, np.uint8)
     geo = GridGeometry.from_corners([[2, 2], [297, 2], [297, 297], [2, 297]], (300, 300))
     ann = compose(photo, geo, result)
     assert ann.image.shape == photo.shape
-    assert ann.legend_box is not None
-    x0, y0, x1, y1 = ann.legend_box
-    assert 0 <= x0 < x1 <= 300 and 0 <= y0 < y1 <= 300
+    assert ann.legend_box is None
+    outside = _changed(photo, ann.image) & ~_poly_mask(photo.shape, _grid_outline(geo))
+    assert not outside.any()
 
 
 def test_partial_solve_draws_what_logic_placed(scene: Scene) -> None:
