@@ -32,6 +32,11 @@ def main() -> None:
     left = cv2.imread(str(before))
     pair = np.concatenate([left, np.full((left.shape[0], 16, 3), 255, np.uint8), solved.image], 1)
     cv2.imwrite(str(HERE / "before-after.jpg"), pair, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    synthetic = solve_photo(
+        str(HERE / "synthetic-photo.jpg"), engine="cnn", labels=True, write=False
+    )
+    assert synthetic.image is not None
+    cv2.imwrite(str(HERE / "synthetic-solved.jpg"), synthetic.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
 
 
 if __name__ == "__main__":
