@@ -24,7 +24,6 @@ off by a row or a column would be a whole cell away.
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import statistics
 import sys
@@ -45,6 +44,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scanner import truth  # noqa: E402
 from scanner.cells import extract_cells  # noqa: E402
 from scanner.load import load_image  # noqa: E402
 from scanner.locate import LocateDebug, locate_grid  # noqa: E402
@@ -63,15 +63,8 @@ def read_outlines(folder: Path) -> dict[str, FloatArray]:
     Without one, the outlines of the same photos in the folder named without its
     ``-fullres`` suffix, scaled to these photos' size (when the aspect ratio agrees).
     """
-    path = folder / "outlines.csv"
-    if path.is_file():
-        with path.open(newline="") as fh:
-            return {
-                row["image"]: np.array(
-                    [[float(row[f"{k}_x"]), float(row[f"{k}_y"])] for k in ("tl", "tr", "br", "bl")]
-                )
-                for row in csv.DictReader(fh)
-            }
+    if (folder / "outlines.csv").is_file():
+        return truth.read_outlines(folder)
     base = folder.with_name(folder.name.removesuffix("-fullres"))
     if base == folder or not (base / "outlines.csv").is_file():
         return {}

@@ -11,10 +11,8 @@ a reasonable page. Nothing is loaded from outside the file.
 from __future__ import annotations
 
 import base64
-import contextlib
 import html
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +26,7 @@ from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 from solver.steps import Step
 from solver.techniques import TECHNIQUES
 
+from .files import write_atomic
 from .legend import (
     RGB,
     difficulty_of,
@@ -385,23 +384,6 @@ def render_report(
     return "\n".join(p for p in parts if p)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and ``os.replace``: readers never see
-    a half-written report."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; a report is an ordinary document
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 def write_report(
     result: SolveResult,
     path: str | os.PathLike[str],
@@ -429,7 +411,7 @@ def write_report(
         The written file.
     """
     out = Path(path)
-    _write_atomic(out, render_report(result, title=title, image=image))
+    write_atomic(out, render_report(result, title=title, image=image).encode("utf-8"))
     return out
 
 

@@ -15,6 +15,17 @@ from typing import NoReturn, TextIO
 
 from solver import errors
 from solver.errors import ExitCode, SudokuScanError
+from solver.grid import cell_name
+from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
+from solver.steps import cells_text
+
+# How a puzzle's status ends the process.
+STATUS_EXIT = {
+    SOLVED: ExitCode.OK,
+    STUCK: ExitCode.NOT_SOLVED,
+    NO_SOLUTION: ExitCode.INVALID_PUZZLE,
+    MULTIPLE: ExitCode.INVALID_PUZZLE,
+}
 
 PROG = "sudoku-scan"
 
@@ -48,8 +59,8 @@ def _puzzle_inputs(puzzle: str) -> list[tuple[str, str]]:
 
 
 def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
-    from solver import parse_puzzle, solve
-    from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, validate
+    from solver import hint, parse_puzzle, solve
+    from solver.solve import validate
 
     inputs = _puzzle_inputs(args.puzzle)
     many = len(inputs) > 1
@@ -65,8 +76,6 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             continue
         if args.hint:
             status, _sols, message = validate(grid)
-            from solver import hint
-
             step = hint(grid) if status == SOLVED else None
             if args.json:
                 obj: dict[str, object] = {"status": status if status != SOLVED else "ok"}
@@ -82,12 +91,8 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
                 out.write("no step found: the puzzle is solved or beyond these techniques\n")
             else:
                 out.write(step.text + "\n")
-            code = {
-                SOLVED: ExitCode.OK if step else ExitCode.NOT_SOLVED,
-                NO_SOLUTION: ExitCode.INVALID_PUZZLE,
-                MULTIPLE: ExitCode.INVALID_PUZZLE,
-            }[status]
-            worst = max(worst, code)
+            # A valid puzzle with no step available counts as stuck.
+            worst = max(worst, STATUS_EXIT[STUCK if status == SOLVED and step is None else status])
             continue
         result = solve(grid)
         if args.json:
@@ -99,13 +104,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             if many:
                 out.write(f"# {source}\n")
             _print_result(result, out)
-        code = {
-            SOLVED: ExitCode.OK,
-            STUCK: ExitCode.NOT_SOLVED,
-            NO_SOLUTION: ExitCode.INVALID_PUZZLE,
-            MULTIPLE: ExitCode.INVALID_PUZZLE,
-        }[result.status]
-        worst = max(worst, code)
+        worst = max(worst, STATUS_EXIT[result.status])
     if many and worst != ExitCode.OK:
         return ExitCode.PARTIAL_FAILURE
     return worst
@@ -124,10 +123,7 @@ def _grid_text(values: Sequence[int]) -> str:
     return "\n".join(rows)
 
 
-def _print_result(result: object, out: TextIO) -> None:
-    from solver.solve import MULTIPLE, STUCK, SolveResult
-
-    assert isinstance(result, SolveResult)
+def _print_result(result: SolveResult, out: TextIO) -> None:
     if result.steps:
         for i, step in enumerate(result.steps, start=1):
             out.write(f"{i:3d}. {step.text}\n")
@@ -203,7 +199,7 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
         for corr in scan.corrections:
             out.write(f"correction: {corr.describe()}\n")
         if scan.status != "ok":
-            cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in scan.doubtful_cells[:10])
+            cells = cells_text(scan.doubtful_cells[:10])
             out.write(f"unreadable: no reading has exactly one solution; doubtful: {cells}\n")
     if len(args.photos) > 1 and worst != ExitCode.OK:
         return ExitCode.PARTIAL_FAILURE
@@ -212,7 +208,6 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.stages import solve_photo
-    from solver.solve import STUCK
 
     engine = _engine_name(args)
     solved = solve_photo(args.photo, engine=engine, out=args.output, labels=args.labels)
@@ -233,24 +228,19 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             raise errors.OutputError(f"{args.report}: cannot write ({exc})") from None
     stuck = result.status == STUCK
     if args.json:
-        scan = solved.scan
         _emit(
             {
                 "path": args.photo,
-                "status": result.status,
-                "givens": "".join(map(str, result.givens)),
-                "solution": "".join(map(str, result.solution)) if result.solution else None,
-                "steps": [s.to_dict() for s in result.steps],
-                "difficulty": result.difficulty.to_dict(),
-                "corrections": [c.describe() for c in getattr(scan, "corrections", [])],
-                "remaining": [f"r{c // 9 + 1}c{c % 9 + 1}" for c in result.remaining_cells()],
+                **result.to_dict(),
+                "corrections": [c.describe() for c in solved.scan.corrections],
+                "remaining": [cell_name(c) for c in result.remaining_cells()],
                 "output": str(solved.output),
                 "seconds": round(solved.seconds, 4),
             },
             out,
         )
     else:
-        for corr in getattr(solved.scan, "corrections", []):
+        for corr in solved.scan.corrections:
             out.write(f"correction: {corr.describe()}\n")
         d = result.difficulty.to_dict()
         out.write(

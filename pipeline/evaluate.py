@@ -7,19 +7,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scanner.truth import read_truth
 from solver.errors import SudokuScanError
+from solver.grid import cell_name
+
+__all__ = ["HEADER", "EvalResult", "evaluate", "photos_with_truth", "read_truth"]
 
 PHOTO_EXTENSIONS = (".jpg", ".jpeg", ".png", ".webp", ".tif", ".tiff", ".bmp")
-
-
-def read_truth(path: Path) -> list[int]:
-    """Givens from a ``.dat`` file: the last 9 non-empty lines, 9 digits each, 0 = empty."""
-    lines = [line.split() for line in path.read_text().splitlines() if line.strip()]
-    rows = lines[-9:]
-    values = [int(tok) for row in rows for tok in row]
-    if len(values) != 81:
-        raise ValueError(f"{path}: expected 9 rows of 9 digits")
-    return values
 
 
 @dataclass
@@ -90,7 +84,7 @@ def evaluate(folder: Path, engine: str, *, verbose: bool = False) -> EvalResult:
             res.grids_right += 1
         else:
             wrong = [
-                f"r{c // 9 + 1}c{c % 9 + 1}:{truth[c]}->{scan.givens[c]}"
+                f"{cell_name(c)}:{truth[c]}->{scan.givens[c]}"
                 for c in range(81)
                 if scan.givens[c] != truth[c]
             ]

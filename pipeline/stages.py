@@ -6,8 +6,6 @@ tests compose them the same way.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from overlay.files import write_atomic
+from scanner.api import ScanResult, read_photo, require_readable
 from solver import SOLVED, STUCK, SolveResult, solve
 from solver.errors import InvalidPuzzleError, OutputError
 from solver.grid import cell_name
@@ -22,13 +22,9 @@ from solver.grid import cell_name
 JPEG_QUALITY = 92
 
 
-def read_stage(path: str, *, engine: str, full_resolution: bool = True) -> object:
-    """Read the photo (the scanner's ``ScanResult``); full resolution keeps it drawable."""
-    from scanner.api import read_photo, require_readable
-
-    result = read_photo(path, engine=engine, max_side=None if full_resolution else 1600,
-                        color=full_resolution)  # fmt: skip
-    return require_readable(result)
+def read_stage(path: str, *, engine: str) -> ScanResult:
+    """Read the photo at full resolution and in colour, so it can be drawn on."""
+    return require_readable(read_photo(path, engine=engine, max_side=None, color=True))
 
 
 def solve_stage(givens: list[int], *, source: str) -> SolveResult:
@@ -63,16 +59,8 @@ def write_image(image: npt.NDArray[np.uint8], path: Path) -> Path:
     if not directory.is_dir():
         raise OutputError(f"{path}: folder {directory} does not exist")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(buf.tobytes())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
-        os.replace(tmp, path)
+        write_atomic(path, buf.tobytes())
     except OSError as exc:
-        if "tmp" in locals() and os.path.exists(tmp):
-            os.unlink(tmp)
         raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
     return path
 
@@ -82,7 +70,7 @@ class SolvedPhoto:
     """Everything one ``solve`` produced."""
 
     path: str
-    scan: object
+    scan: ScanResult
     result: SolveResult
     image: npt.NDArray[np.uint8] | None = None
     output: Path | None = None
@@ -110,12 +98,10 @@ def solve_photo(
 ) -> SolvedPhoto:
     """Read, solve and draw one photo; write the annotated image (unless ``write=False``)."""
     from overlay.draw import annotate
-    from scanner.api import ScanResult
 
     start = time.perf_counter()
     timings: dict[str, float] = {}
     scan = read_stage(path, engine=engine)
-    assert isinstance(scan, ScanResult)
     timings["read"] = time.perf_counter() - start
     t = time.perf_counter()
     result = solve_stage(scan.givens, source=path)

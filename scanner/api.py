@@ -15,9 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.errors import UnreadableGridError
+from solver.steps import cells_text
 
 from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
+from .digits.base import turn_cells
 from .geometry import GridGeometry
 from .load import LoadedImage, load_image
 from .locate import locate_grid, rotated_lattice
@@ -94,17 +96,19 @@ def _read_cells(
     gray: npt.NDArray[np.uint8], geometry: GridGeometry, engine: DigitEngine
 ) -> tuple[int, GridGeometry, npt.NDArray[np.float64]]:
     """Classify the grid in the most plausible of its four orientations."""
-    best: tuple[float, int, GridGeometry, npt.NDArray[np.float64]] | None = None
+    cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
+    best: tuple[float, int, npt.NDArray[np.float64]] | None = None
     for k in range(4):
-        oriented = rotated_lattice(geometry, k) if k else geometry
-        probs = np.asarray(engine.classify(extract_cells(gray, oriented)), dtype=np.float64)
+        # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
+        probs = np.asarray(engine.classify(turn_cells(cells, -k % 4)), dtype=np.float64)
         score = orientation_score(probs)
         if best is None or score > best[0]:
-            best = (score, k, oriented, probs)
+            best = (score, k, probs)
         if k == 0 and score >= UPRIGHT_ENOUGH:
             break
     assert best is not None
-    return best[1], best[2], best[3]
+    _, k, probs = best
+    return k, rotated_lattice(geometry, k) if k else geometry, probs
 
 
 def read_photo(
@@ -163,7 +167,7 @@ def read_photo(
 def require_readable(result: ScanResult) -> ScanResult:
     """Raise UnreadableGridError naming the doubtful cells when no reading worked."""
     if result.status != "ok":
-        cells = ", ".join(f"r{c // 9 + 1}c{c % 9 + 1}" for c in result.doubtful_cells[:8])
+        cells = cells_text(result.doubtful_cells[:8])
         raise UnreadableGridError(
             f"{result.path}: the digits could not be read consistently "
             f"({result.problem or 'no reading has exactly one solution'}); "

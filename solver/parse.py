@@ -131,6 +131,20 @@ def parse_pencilmarks(text: str, *, source: str = "pencil marks") -> Grid:
     return grid
 
 
+def read_text_file(path: Path, *, what: str = "puzzle file") -> str:
+    """A UTF-8 text file's contents; every failure is an InputFileError naming the file."""
+    try:
+        return path.read_text(encoding="utf-8", errors="strict")
+    except FileNotFoundError:
+        raise InputFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{path}: is a directory, not a {what}") from None
+    except UnicodeDecodeError:
+        raise InputFileError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot read ({exc.strerror})") from None
+
+
 def read_puzzle_file(path: str | Path) -> Iterator[tuple[int, str]]:
     """The puzzles of a file as ``(line number, text)``.
 
@@ -138,16 +152,7 @@ def read_puzzle_file(path: str | Path) -> Iterator[tuple[int, str]]:
     puzzle (.sdm, 81-char strings, the first field of a CSV line).
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8", errors="strict")
-    except FileNotFoundError:
-        raise InputFileError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise InputFileError(f"{p}: is a directory, not a puzzle file") from None
-    except UnicodeDecodeError:
-        raise InputFileError(f"{p}: not a text file") from None
-    except OSError as exc:
-        raise InputFileError(f"{p}: cannot read ({exc.strerror})") from None
+    text = read_text_file(p)
     lines = [
         (n, line.strip())
         for n, line in enumerate(text.splitlines(), start=1)

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import InputFileError, SudokuScanError
-from .grid import cell_name
-from .parse import parse_candidate_list, parse_state
-from .steps import Step
+from .errors import SudokuScanError
+from .parse import parse_candidate_list, parse_state, read_text_file
+from .steps import Step, elimination_string, placement_string
 from .techniques import BY_HODOKU
 
 MAX_INSTANCES = 5000  # a guard against a runaway finder on a pathological state
@@ -63,8 +62,8 @@ class CaseResult:
             " ".join(s.elimination_strings() + s.placement_strings()) for s in self.instances
         )
         expected = " ".join(
-            [f"{cell_name(c)}<>{d}" for c, d in self.expected_eliminations]
-            + [f"{cell_name(c)}={d}" for c, d in self.expected_placements]
+            [elimination_string(c, d) for c, d in self.expected_eliminations]
+            + [placement_string(c, d) for c, d in self.expected_placements]
         )
         text = f"{head}: found {len(self.instances)} [{found}]"
         if not self.passed:
@@ -104,13 +103,7 @@ def run_case(line: str, number: int) -> CaseResult:
 
 def run_file(path: str | Path) -> Iterator[CaseResult]:
     """Every case of a library file, in order."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"{p}: cannot read ({exc})") from None
+    text = read_text_file(Path(path), what="library file")
     for number, line in enumerate(text.splitlines(), start=1):
         if line.startswith(":"):
             yield run_case(line, number)

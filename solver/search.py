@@ -82,41 +82,18 @@ def solutions(values: Sequence[int], limit: int = 2) -> list[list[int]]:
 
     A puzzle whose givens already clash has no solution.
     """
-    vals = [0] * 81
-    cands = [ALL_DIGITS] * 81
-    for c in CELLS:
-        v = values[c]
-        if v:
-            if not cands[c] & BIT[v]:
-                return []
-            cands[c] = BIT[v]
-            for p in PEERS[c]:
-                cands[p] &= ~BIT[v]
-    out: list[list[int]] = []
-    _search(vals, cands, limit, out)
-    return out
+    return solutions_from_candidates(values, [ALL_DIGITS] * 81, limit)
 
 
 def solutions_from_candidates(
     values: Sequence[int], candidates: Sequence[int], limit: int = 2
 ) -> list[list[int]]:
     """Solutions of a pencil-mark state: placed values plus candidate masks of empty cells."""
-    vals = [0] * 81
-    cands = list(candidates)
-    for c in CELLS:
-        if values[c]:
-            cands[c] = BIT[values[c]]
-    for c in CELLS:
-        if values[c]:
-            for p in PEERS[c]:
-                if p != c:
-                    cands[p] &= ~BIT[values[c]]
-    # Placed cells keep their single candidate; propagation re-places them and checks clashes.
-    for c in CELLS:
-        if values[c]:
-            cands[c] = BIT[values[c]]
+    # Placed cells enter as single candidates: propagation places them, clears their
+    # peers and finds any clash between them.
+    cands = [BIT[v] if v else m for v, m in zip(values, candidates, strict=True)]
     out: list[list[int]] = []
-    _search(vals, cands, limit, out)
+    _search([0] * 81, cands, limit, out)
     return out
 
 

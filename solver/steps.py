@@ -14,6 +14,16 @@ if TYPE_CHECKING:
 Candidate = tuple[int, int]  # (cell, digit)
 
 
+def placement_string(cell: int, digit: int) -> str:
+    """``r2c9=8``."""
+    return f"{cell_name(cell)}={digit}"
+
+
+def elimination_string(cell: int, digit: int) -> str:
+    """``r3c6<>4``."""
+    return f"{cell_name(cell)}<>{digit}"
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One logical deduction.
@@ -45,10 +55,10 @@ class Step:
             grid.eliminate(cell, digit)
 
     def placement_strings(self) -> list[str]:
-        return [f"{cell_name(c)}={d}" for c, d in self.placements]
+        return [placement_string(c, d) for c, d in self.placements]
 
     def elimination_strings(self) -> list[str]:
-        return [f"{cell_name(c)}<>{d}" for c, d in self.eliminations]
+        return [elimination_string(c, d) for c, d in self.eliminations]
 
     def to_dict(self) -> dict[str, object]:
         from .techniques import TECHNIQUES

@@ -133,3 +133,13 @@ def test_bad_photos_one_line_errors(tmp_path: Path, make, exit_code: int, messag
         assert proc.returncode == exit_code, proc.stderr
         assert message in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("turn", [90, 180, 270])
+def test_turned_page_reads_upright(turn: int) -> None:
+    from scanner.api import read_photo
+
+    image, _, _ = render_puzzle_photo(GIVENS, seed=5, rotation_deg=turn, size=(800, 600))
+    scan = read_photo(image)
+    assert scan.rotation * 90 == turn
+    assert "".join(map(str, scan.givens)) == GIVENS

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from scanner.cells import extract_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid, order_corners, rotated_lattice
+from scanner.truth import read_outlines
 from solver.errors import InputFileError, NoGridError
 from tests.synth import render_puzzle_photo
 
@@ -341,21 +341,11 @@ def test_small_grid_in_big_photo_is_measured_at_full_resolution() -> None:
 # --------------------------------------------------------------------------------------
 
 
-def _outlines(folder: Path) -> dict[str, np.ndarray]:
-    with (folder / "outlines.csv").open(newline="") as fh:
-        return {
-            row["image"]: np.array(
-                [[float(row[f"{k}_x"]), float(row[f"{k}_y"])] for k in ("tl", "tr", "br", "bl")]
-            )
-            for row in csv.DictReader(fh)
-        }
-
-
 def test_real_photos_match_outlines(photos_dir: Path) -> None:
     folder = photos_dir / "wicht-train"
     if not (folder / "outlines.csv").is_file():
         pytest.skip(f"no outlines.csv in {folder}")
-    outlines = _outlines(folder)
+    outlines = read_outlines(folder)
     names = sorted(outlines)[::16]  # a spread of phones and papers, not hand-picked
     for name in names:
         loaded = load_image(folder / name, gray=True, max_side=1600)

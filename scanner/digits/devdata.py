@@ -8,7 +8,6 @@ which the classifier is trained to tolerate.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image
 
+from scanner import truth
 from scanner.geometry import GridGeometry
 
 CELL_SIZE = 64
@@ -70,22 +70,13 @@ def is_held_out(puzzle_key: str) -> bool:
 
 
 def read_truth(path: Path) -> npt.NDArray[np.int64]:
-    """Ground truth (81,) of an ``imageN.dat`` file: its last 9 non-empty lines."""
-    lines = [ln for ln in path.read_text(errors="replace").splitlines() if ln.strip()]
-    values = [int(tok) for ln in lines[-9:] for tok in ln.split()]
-    if len(values) != 81:
-        raise ValueError(f"{path}: expected 81 values, got {len(values)}")
-    return np.asarray(values, dtype=np.int64)
+    """Ground truth (81,) of an ``imageN.dat`` file, as an array."""
+    return np.asarray(truth.read_truth(path), dtype=np.int64)
 
 
 def read_outlines(photo_dir: Path = PHOTO_DIR) -> dict[str, npt.NDArray[np.float64]]:
     """Outer grid corners (4, 2) TL, TR, BR, BL per photo name, from ``outlines.csv``."""
-    out: dict[str, npt.NDArray[np.float64]] = {}
-    with (photo_dir / "outlines.csv").open(newline="") as fh:
-        for row in csv.DictReader(fh):
-            xy = [float(row[f"{k}_{a}"]) for k in ("tl", "tr", "br", "bl") for a in ("x", "y")]
-            out[row["image"]] = np.asarray(xy, dtype=np.float64).reshape(4, 2)
-    return out
+    return truth.read_outlines(photo_dir)
 
 
 # EXIF orientation -> index (in TL, TR, BR, BL order of the displayed image) of the corner

@@ -70,12 +70,10 @@ def find_xyz_wing(grid: Grid) -> Iterator[Step]:
                 if cands[a] == cands[b]:
                     continue
                 zbit = cands[a] & cands[b]
+                z = DIGITS_IN[zbit][0]
                 targets = PEER_BITS[pivot] & PEER_BITS[a] & PEER_BITS[b]
-                elims = tuple(
-                    (c, DIGITS_IN[zbit][0]) for c in cells_of_bits(targets) if cands[c] & zbit
-                )
+                elims = tuple((c, z) for c in cells_of_bits(targets) if cands[c] & zbit)
                 if elims:
-                    z = DIGITS_IN[zbit][0]
                     x = DIGITS_IN[cands[a] & ~zbit][0]
                     y = DIGITS_IN[cands[b] & ~zbit][0]
                     yield Step(
