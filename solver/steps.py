@@ -12,6 +12,9 @@ if TYPE_CHECKING:
     from .grid import Grid
 
 Candidate = tuple[int, int]  # (cell, digit)
+# One node of an implication chain: (cells, digit, on). ``cells`` is one cell, or several
+# for a grouped node (the digit is in one of them); ``on`` says the node is true there.
+ChainNode = tuple[tuple[int, ...], int, bool]
 
 
 def placement_string(cell: int, digit: int) -> str:
@@ -40,6 +43,7 @@ class Step:
     houses: tuple[int, ...] = ()
     digits: tuple[int, ...] = ()
     extra: tuple[int, ...] = ()
+    chain: tuple[ChainNode, ...] = ()  # chain techniques: the nodes in order of inference
 
     @property
     def text(self) -> str:
