@@ -37,6 +37,12 @@ from .singles import (
 from .subsets import describe_hidden, describe_naked, find_hidden, find_locked_subset, find_naked
 from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_wing
 
+# imports: fish and colouring
+# imports: uniqueness
+# imports: chains and loops
+# imports: almost locked sets
+# imports: last resort
+
 # (id, name, short code, family, HoDoKu codes, weight, level, finder, describer)
 _REGISTRY: list[Technique] = [
     Technique("full-house", "Full House", "FH", "singles", ("0000",), 4, "easy",
@@ -90,12 +96,17 @@ _REGISTRY: list[Technique] = [
               150, "hard", find_simple_colours_trap, describe_simple_colours),
     Technique("simple-colours-wrap", "Simple Colours (Wrap)", "SCw", "colouring", ("0501",),
               150, "hard", find_simple_colours_wrap, describe_simple_colours),
+    # registry: fish and colouring
+    # registry: uniqueness
     Technique("remote-pair", "Remote Pair", "RP", "chains", ("0703",), 110, "unfair",
               find_remote_pair, describe_remote_pair),
     Technique("x-chain", "X-Chain", "XC", "chains", ("0701",), 260, "unfair",
               find_x_chain, describe_x_chain),
     Technique("xy-chain", "XY-Chain", "XYC", "chains", ("0702",), 260, "unfair",
               find_xy_chain, describe_xy_chain),
+    # registry: chains and loops
+    # registry: almost locked sets
+    # registry: last resort
 ]  # fmt: skip
 
 ORDER: tuple[Technique, ...] = tuple(_REGISTRY)
