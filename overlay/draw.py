@@ -10,7 +10,8 @@ glyphs are cached, so a full photo takes a few milliseconds.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -22,6 +23,7 @@ from solver.solve import SolveResult
 
 from .legend import (
     Box,
+    LegendEntry,
     bgr,
     draw_legend,
     legend_entries,
@@ -261,3 +263,47 @@ def annotate(
         in free space; givens and everything else untouched.
     """
     return compose(image, geometry, result, labels=labels).image
+
+
+def merge_entries(groups: Sequence[Sequence[LegendEntry]]) -> list[LegendEntry]:
+    """One legend for several grids: the counts of each technique added up, in the order
+    the techniques first appear."""
+    merged: dict[str, LegendEntry] = {}
+    for entries in groups:
+        for e in entries:
+            old = merged.get(e.technique)
+            merged[e.technique] = e if old is None else replace(old, count=old.count + e.count)
+    return list(merged.values())
+
+
+def annotate_page(
+    image: UInt8Array,
+    grids: Sequence[tuple[GridGeometry, SolveResult]],
+    *,
+    labels: bool = False,
+) -> UInt8Array:
+    """A page with every solved grid drawn in and one legend clear of all of them.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        The upright page, BGR. Not modified.
+    grids : sequence of (GridGeometry, SolveResult)
+        Each grid's lattice in this image and its solve (stuck solves draw what was placed).
+    labels : bool, keyword-only
+        Write each technique's short code small in a corner of its cells.
+
+    Returns
+    -------
+    (H, W, 3) uint8 array
+        A new image; with no grids, an unchanged copy.
+    """
+    out = _check_image(image).copy()
+    if not grids:
+        return out
+    geos = [fit_geometry(g, out.shape[1], out.shape[0]) for g, _ in grids]
+    entries = merge_entries([legend_entries(r) for _, r in grids])
+    draw_legend(out, geos[0], entries, codes=labels, others=geos[1:])
+    for geo, (_, result) in zip(geos, grids, strict=True):
+        draw_digits(out, geo, result, labels=labels)
+    return out

@@ -314,14 +314,15 @@ class _FreeSpace:
     size: tuple[int, int]  # full-resolution (width, height)
 
 
-def _free_space(image: UInt8Array, outline: FloatArray) -> _FreeSpace:
+def _free_space(image: UInt8Array, outlines: Sequence[FloatArray]) -> _FreeSpace:
     h, w = image.shape[:2]
     f = max(1, math.ceil(max(w, h) / 320))  # ~320 px is plenty to judge free space
     sw, sh = math.ceil(w / f), math.ceil(h / f)
     mask = np.zeros((sh, sw), np.uint8)
-    poly = np.round(outline / f).astype(np.int32)
-    cv2.fillPoly(mask, [poly], 1)
-    cv2.polylines(mask, [poly], True, 1, 2)  # rounding must never shave the outline
+    for outline in outlines:
+        poly = np.round(outline / f).astype(np.int32)
+        cv2.fillPoly(mask, [poly], 1)
+        cv2.polylines(mask, [poly], True, 1, 2)  # rounding must never shave the outline
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
     tex = np.abs(cv2.Laplacian(small, cv2.CV_32F, ksize=3))
@@ -394,6 +395,7 @@ def place_legend(
     codes: bool = False,
     font_px: int | None = None,
     min_font_px: int = 8,
+    others: Sequence[GridGeometry] = (),
 ) -> tuple[Box, int, int, bool]:
     """Choose where, how large and in how many columns the legend goes.
 
@@ -411,6 +413,8 @@ def place_legend(
         Lattice in this image's pixels.
     entries : sequence of LegendEntry
         Not empty.
+    others : sequence of GridGeometry, keyword-only
+        Further grids on the same page that the legend must keep clear of as well.
 
     Returns
     -------
@@ -423,7 +427,7 @@ def place_legend(
     """
     h, w = image.shape[:2]
     outline = grid_outline(geometry)
-    space = _free_space(image, outline)
+    space = _free_space(image, [outline, *(grid_outline(g) for g in others)])
     margin = max(3, round(0.015 * min(w, h)))
     cell_px = median_cell_px(geometry)
     gap = max(4, round(0.2 * cell_px))
@@ -478,6 +482,7 @@ def draw_legend(
     *,
     codes: bool = False,
     font_px: int | None = None,
+    others: Sequence[GridGeometry] = (),
 ) -> Box | None:
     """Draw the legend into free space of ``image`` (BGR, modified in place).
 
@@ -493,6 +498,8 @@ def draw_legend(
         Show technique codes (when the cells carry code labels).
     font_px : int, keyword-only
         Largest text size to try (default: ~30% of a cell).
+    others : sequence of GridGeometry, keyword-only
+        Further grids on the page that the legend must not cover either.
 
     Returns
     -------
@@ -501,8 +508,10 @@ def draw_legend(
     """
     if not entries:
         return None
-    box, px, cols, overlaps = place_legend(image, geometry, entries, codes=codes, font_px=font_px)
-    if overlaps or _box_meets_grid(image.shape[:2], box, geometry):
+    box, px, cols, overlaps = place_legend(
+        image, geometry, entries, codes=codes, font_px=font_px, others=others
+    )
+    if overlaps or any(_box_meets_grid(image.shape[:2], box, g) for g in (geometry, *others)):
         # No free space beside the grid (it fills the photo): the legend is never drawn
         # over the grid; the sheet and the report still carry it.
         return None

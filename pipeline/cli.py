@@ -274,6 +274,34 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     return ExitCode.OK
 
 
+def cmd_batch(args: argparse.Namespace, out: TextIO) -> int:
+    from pipeline.batch import RESULTS, SUMMARY, BatchOptions, run_batch
+
+    options = BatchOptions(engine=_engine_name(args), fmt=args.format, labels=args.labels,
+                           dpi=args.dpi)  # fmt: skip
+    summary = run_batch(
+        args.inputs,
+        args.output,
+        options=options,
+        jobs=args.jobs,
+        resume=args.resume,
+        quiet=args.quiet,
+        scheduler=args.scheduler,
+    )
+    done = summary.pages - summary.skipped
+    skipped = f" ({summary.skipped} done earlier)" if summary.skipped else ""
+    verdict = "interrupted; " if summary.interrupted else ""
+    out.write(
+        f"{verdict}{summary.pages} pages{skipped}, {summary.grids} grids: "
+        f"{summary.solved} solved, {summary.failed_pages} pages with failures; "
+        f"{done} processed in {summary.seconds:.1f} s; see {Path(args.output) / RESULTS} "
+        f"and {SUMMARY}\n"
+    )
+    if summary.interrupted:
+        sys.stderr.write(f"{PROG}: interrupted; run again with --resume to continue\n")
+    return summary.exit_code
+
+
 def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.demo import run_demo
 
@@ -314,6 +342,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE", help="write a step-by-step HTML report")
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
     p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser(
+        "batch",
+        help="read, solve and annotate every puzzle in files, folders, globs, PDFs and TIFFs",
+    )
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="image files, folders (recursive), globs, multi-page PDFs or TIFFs",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUTDIR",
+        help="folder for the annotated pages, results.jsonl and summary.csv",
+    )
+    p.add_argument(
+        "--jobs", type=int, metavar="N", help="worker processes (default: the machine's cores)"
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip pages already in OUTDIR/results.jsonl (after a crash or Ctrl-C)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("png", "jpg"),
+        default="png",
+        help="annotated page format (default: png)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster (tcp://host:8786) instead of local processes",
+    )
+    p.add_argument("--dpi", type=int, default=200, help="PDF rendering resolution (default: 200)")
+    p.add_argument("--labels", action="store_true", help="technique code in each cell")
+    p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
+    p.set_defaults(func=cmd_batch)
 
     p = sub.add_parser("eval", help="measure the reader on photos with .dat ground truth")
     p.add_argument("folder", metavar="DIR")

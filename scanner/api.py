@@ -22,7 +22,7 @@ from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .geometry import GridGeometry
 from .load import LoadedImage, load_image
-from .locate import locate_grid, rotated_lattice
+from .locate import locate_grid, locate_grids, rotated_lattice
 from .reading import Correction, Reading, orientation_score, revise
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
@@ -142,10 +142,53 @@ def read_photo(
     label = name or (str(source) if isinstance(source, str | os.PathLike) else "image")
     digit_engine = get_engine(engine) if isinstance(engine, str) else engine
     loaded = load_image(source, max_side=max_side, gray=not color)
-    gray = loaded.gray
     # locate_grid searches on its own reduced copy and returns this image's pixels.
-    geometry = locate_grid(gray, name=label)
-    rotation, oriented, probs = _read_cells(gray, geometry, digit_engine)
+    geometry = locate_grid(loaded.gray, name=label)
+    return _scan_grid(loaded, geometry, digit_engine, label, start)
+
+
+def read_page(
+    source: str | os.PathLike[str] | npt.ArrayLike,
+    *,
+    engine: str | DigitEngine = DEFAULT_ENGINE,
+    name: str | None = None,
+    max_side: int | None = WORK_SIDE,
+    color: bool = False,
+    max_grids: int = 12,
+) -> list[ScanResult]:
+    """Read every full-size Sudoku on a page (a puzzle-book page, a newspaper page).
+
+    Parameters are those of :func:`read_photo`, plus ``max_grids``. The page is decoded
+    once; every result shares its ``loaded`` image.
+
+    Returns
+    -------
+    list of ScanResult
+        One per grid, in reading order (top to bottom, left to right); each has its own
+        status (``"unreadable"`` grids are included, not raised).
+
+    Raises
+    ------
+    InputFileError, NoGridError, MissingDependencyError
+        Unreadable input, no grid on the page, or a missing engine program.
+    """
+    start = time.perf_counter()
+    label = name or (str(source) if isinstance(source, str | os.PathLike) else "image")
+    digit_engine = get_engine(engine) if isinstance(engine, str) else engine
+    loaded = load_image(source, max_side=max_side, gray=not color)
+    geometries = locate_grids(loaded.gray, name=label, max_grids=max_grids)
+    results = []
+    for geometry in geometries:
+        results.append(_scan_grid(loaded, geometry, digit_engine, label, start))
+        start = time.perf_counter()
+    return results
+
+
+def _scan_grid(
+    loaded: LoadedImage, geometry: GridGeometry, engine: DigitEngine, label: str, start: float
+) -> ScanResult:
+    """Classify and revise the digits of one located grid."""
+    rotation, oriented, probs = _read_cells(loaded.gray, geometry, engine)
     reading: Reading = revise(probs)
     result = ScanResult(
         path=label,

@@ -38,7 +38,14 @@ from scanner.geometry import GridGeometry
 from scanner.load import MIN_SIDE, to_gray
 from solver.errors import NoGridError
 
-__all__ = ["MIN_CELL_PX", "LocateDebug", "locate_grid", "order_corners", "rotated_lattice"]
+__all__ = [
+    "MIN_CELL_PX",
+    "LocateDebug",
+    "locate_grid",
+    "locate_grids",
+    "order_corners",
+    "rotated_lattice",
+]
 
 FloatArray = npt.NDArray[np.float64]
 UInt8Array = npt.NDArray[np.uint8]
@@ -158,6 +165,104 @@ def locate_grid(
     NoGridError
         No 9x9 grid found, or the image or the grid is too small to read.
     """
+    img, small, scale = _prepare(gray, name)
+    dbg = debug if debug is not None else LocateDebug([], [])
+    dbg.candidates, dbg.scores, dbg.scale = [], [], scale
+    # Largest candidate first; a near-perfect 9x9 structure ends the search. Otherwise
+    # the best score wins, and among near-best ones the largest (the puzzle, not the
+    # solution grid beside it).
+    fits = _collect_fits(small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
+    if not fits:
+        raise NoGridError(f"no Sudoku grid found in {name}")
+    best = max(f.score for f in fits)
+    chosen = max((f for f in fits if f.score >= best - 0.1), key=lambda f: f.area)
+    dbg.chosen, dbg.refined = chosen.index, chosen.refined
+    geometry = _full_resolution(img, chosen, scale)
+    cell = _mean_cell(geometry)
+    if cell < MIN_CELL_PX:
+        raise NoGridError(
+            f"{name}: the Sudoku grid is too small to read ({cell:.0f} px per cell; "
+            f"need at least {MIN_CELL_PX:.0f})"
+        )
+    return geometry
+
+
+def locate_grids(
+    gray: npt.ArrayLike,
+    *,
+    name: str = "image",
+    max_grids: int = 12,
+    min_side_ratio: float = 0.6,
+) -> list[GridGeometry]:
+    """Find every full-size Sudoku grid on a page (a puzzle-book page holds 2 to 6).
+
+    Parameters
+    ----------
+    gray : (H, W) uint8 array
+        The upright page (BGR is converted).
+    name : str, keyword-only
+        How to name the page in error messages.
+    max_grids : int, keyword-only
+        At most this many grids are looked for.
+    min_side_ratio : float, keyword-only
+        A grid counts as full-size when its side is at least this share of the largest
+        grid's: the small solution grid a newspaper prints beside the puzzle is left out.
+
+    Returns
+    -------
+    list of GridGeometry
+        In reading order (top to bottom, then left to right), each lattice in this
+        image's pixels and image order, as :func:`locate_grid` returns it.
+
+    Raises
+    ------
+    NoGridError
+        No readable 9x9 grid on the page.
+    """
+    if max_grids < 1 or not 0.0 < min_side_ratio <= 1.0:
+        raise ValueError("max_grids must be >= 1 and min_side_ratio in (0, 1]")
+    img, small, scale = _prepare(gray, name)
+    dbg = LocateDebug([], [])
+    fits = _collect_fits(small, dbg, max_blobs=2 * max_grids, stop_when_good=False)
+    # One fit per grid: a fit whose centre lies inside a kept one (or the reverse) is the
+    # same grid, a box of it or a grid around it; the larger of near-equal scores wins.
+    kept: list[_Fit] = []
+    for fit in sorted(fits, key=lambda f: (-round(f.score, 1), -f.area)):
+        if not any(_same_grid(fit, k) for k in kept):
+            kept.append(fit)
+    if not kept:
+        raise NoGridError(f"no Sudoku grid found in {name}")
+    largest = max(k.side for k in kept)
+    kept = [k for k in kept if k.side >= min_side_ratio * largest][:max_grids]
+    geometries = [_full_resolution(img, k, scale) for k in kept]
+    geometries = [g for g in geometries if _mean_cell(g) >= MIN_CELL_PX]
+    if not geometries:
+        raise NoGridError(f"{name}: the Sudoku grids are too small to read")
+    return _reading_order(geometries)
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """A candidate that fitted a 9x9 lattice, in the working copy's pixels."""
+
+    score: float
+    area: float
+    index: int
+    lattice: FloatArray
+    refined: bool
+
+    @property
+    def corners(self) -> FloatArray:
+        lat = self.lattice
+        return np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
+
+    @property
+    def side(self) -> float:
+        return float(np.sqrt(self.area))
+
+
+def _prepare(gray: npt.ArrayLike, name: str) -> tuple[UInt8Array, UInt8Array, float]:
+    """The gray image, its reduced working copy and the copy's scale."""
     img = to_gray(np.asarray(gray))
     h, w = img.shape
     if min(h, w) < MIN_SIDE:
@@ -171,17 +276,19 @@ def locate_grid(
         small = np.asarray(
             cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), np.uint8
         )
-    dbg = debug if debug is not None else LocateDebug([], [])
-    dbg.candidates, dbg.scores, dbg.scale = [], [], scale
-    # Largest candidate first; a near-perfect 9x9 structure ends the search. Otherwise
-    # the best score wins, and among near-best ones the largest (the puzzle, not the
-    # solution grid beside it). If nothing is convincing, look again with a threshold
-    # sensitive enough for faint, blurred lines.
-    fits: list[tuple[float, float, int, FloatArray, bool]] = []
+    return img, small, scale
+
+
+def _collect_fits(
+    small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
+) -> list[_Fit]:
+    """Every candidate that fits a 9x9 lattice well enough. If nothing is convincing,
+    look again with a threshold sensitive enough for faint, blurred lines."""
+    fits: list[_Fit] = []
     for sensitive in (False, True):
-        if fits and max(f[0] for f in fits) >= _GOOD_SCORE:
+        if fits and max(f.score for f in fits) >= _GOOD_SCORE:
             break
-        for quad in _candidates(small, sensitive=sensitive):
+        for quad in _candidates(small, sensitive=sensitive, max_blobs=max_blobs):
             tol = 0.02 * float(np.linalg.norm(quad[2] - quad[0]))
             if any(np.max(np.linalg.norm(quad - q, axis=1)) <= tol for q in dbg.candidates):
                 continue  # tried already
@@ -196,27 +303,48 @@ def locate_grid(
                 continue
             corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
             area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
-            fits.append((score, area, idx, lat, refined))
-            if score >= _GOOD_SCORE:
+            fits.append(_Fit(score, area, idx, lat, refined))
+            if stop_when_good and score >= _GOOD_SCORE:
                 break
-    if not fits:
-        raise NoGridError(f"no Sudoku grid found in {name}")
-    best = max(f[0] for f in fits)
-    _, _, dbg.chosen, lat, refined = max(
-        (f for f in fits if f[0] >= best - 0.1), key=lambda f: f[1]
-    )
-    dbg.refined = refined
-    lattice = (lat + 0.5) / scale - 0.5
-    if refined and scale < 1.0:
+    return fits
+
+
+def _same_grid(a: _Fit, b: _Fit) -> bool:
+    """Whether either fit's centre lies inside the other's outline."""
+    for inner, outer in ((a, b), (b, a)):
+        centre = inner.corners.mean(axis=0)
+        poly = outer.corners.astype(np.float32).reshape(-1, 1, 2)
+        if cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), False) >= 0:
+            return True
+    return False
+
+
+def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
+    """The fit's lattice in the input's pixels (re-measured there when that helps)."""
+    h, w = img.shape
+    lattice = (fit.lattice + 0.5) / scale - 0.5
+    if fit.refined and scale < 1.0:
         lattice = _refine_full(img, lattice, scale)
-    geometry = GridGeometry(lattice, (w, h))
-    cell = float(np.mean([geometry.cell_size(r, c) for r in (0, 4, 8) for c in (0, 4, 8)]))
-    if cell < MIN_CELL_PX:
-        raise NoGridError(
-            f"{name}: the Sudoku grid is too small to read ({cell:.0f} px per cell; "
-            f"need at least {MIN_CELL_PX:.0f})"
-        )
-    return geometry
+    return GridGeometry(lattice, (w, h))
+
+
+def _mean_cell(geometry: GridGeometry) -> float:
+    return float(np.mean([geometry.cell_size(r, c) for r in (0, 4, 8) for c in (0, 4, 8)]))
+
+
+def _reading_order(geometries: list[GridGeometry]) -> list[GridGeometry]:
+    """Top to bottom; grids whose tops are within half a grid of each other form a row,
+    read left to right."""
+    boxes = [(g.corners().min(axis=0), g.corners().max(axis=0)) for g in geometries]
+    order = sorted(range(len(geometries)), key=lambda i: boxes[i][0][1])
+    rows: list[list[int]] = []
+    for i in order:
+        top, height = boxes[i][0][1], boxes[i][1][1] - boxes[i][0][1]
+        if rows and top - boxes[rows[-1][0]][0][1] < 0.5 * height:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [geometries[i] for row in rows for i in sorted(row, key=lambda i: boxes[i][0][0])]
 
 
 def _refine_full(img: UInt8Array, lattice: FloatArray, scale: float) -> FloatArray:
@@ -411,7 +539,9 @@ def _fit_cell_lattice(centres: FloatArray, size: float) -> list[FloatArray]:
     return quads
 
 
-def _candidates(small: UInt8Array, *, sensitive: bool = False) -> list[FloatArray]:
+def _candidates(
+    small: UInt8Array, *, sensitive: bool = False, max_blobs: int = _MAX_BLOBS
+) -> list[FloatArray]:
     """Candidate grid quadrilaterals (4, 2), TL TR BR BL, largest first.
 
     Two kinds per large ink blob: the quad around the blob, and quads fitted to its
@@ -432,7 +562,7 @@ def _candidates(small: UInt8Array, *, sensitive: bool = False) -> list[FloatArra
     big = big[big != 0]
     # Rank by the area of the blob's convex hull, not of its bounding box: a line of
     # text on a page turned 45 degrees has a big box but a thin hull.
-    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: 3 * _MAX_BLOBS]
+    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: 3 * max_blobs]
     blobs: list[tuple[float, int, UInt8Array, npt.NDArray[np.int32]]] = []
     for lab in big:
         x, y, bw, bh = (int(v) for v in stats[lab, :4])
@@ -442,7 +572,7 @@ def _candidates(small: UInt8Array, *, sensitive: bool = False) -> list[FloatArra
         blobs.append((float(cv2.contourArea(cv2.convexHull(pts))), int(lab), mask, pts))
     blobs.sort(key=lambda b: -b[0])
     quads: list[tuple[float, FloatArray]] = []
-    for _, lab, mask, pts in blobs[:_MAX_BLOBS]:
+    for _, lab, mask, pts in blobs[:max_blobs]:
         x, y = int(stats[lab, 0]), int(stats[lab, 1])
         found = [_quad_of_points(pts)]
         cells = _cell_holes(mask, max(4.0, min_side / 12))

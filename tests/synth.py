@@ -397,3 +397,60 @@ def render_puzzle_photo(
     lat = cv2.perspectiveTransform(bent[None], h)[0].reshape(10, 10, 2)
     corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
     return bgr, corners, lat
+
+
+def render_book_page(
+    puzzles: Sequence[str],
+    *,
+    columns: int = 2,
+    size: tuple[int, int] = (1240, 1754),
+    font: str | None = None,
+    solution: str | None = None,
+) -> UInt8Array:
+    """Render a flat puzzle-book page (gray, like a scan) holding several puzzles.
+
+    Parameters
+    ----------
+    puzzles : sequence of str
+        Givens of each puzzle (81 characters), placed in reading order on a grid of
+        ``columns`` columns.
+    columns : int, keyword-only
+        Puzzles per row.
+    size : (int, int), keyword-only
+        ``(width, height)`` of the page (the default is A4 at 150 dpi).
+    solution : str, optional
+        A filled grid printed small at the bottom right, as newspapers print yesterday's
+        solution: not a puzzle to solve.
+
+    Returns
+    -------
+    (H, W) uint8 array
+    """
+    width, height = size
+    rows = -(-len(puzzles) // columns)
+    margin = 0.08 * width
+    slot_w = (width - 2 * margin) / columns
+    slot_h = (height - 2 * margin) / max(rows, 1)
+    cell = int(min(slot_w, slot_h) * 0.8 / 9)
+    page = np.full((height, width), 250.0)
+    origins = []
+    for i in range(len(puzzles)):
+        r, c = divmod(i, columns)
+        ox = margin + c * slot_w + (slot_w - 9 * cell) / 2
+        oy = margin + r * slot_h + (slot_h - 9 * cell) / 2
+        origins.append((ox, oy))
+        _draw_grid_lines(page, (ox, oy), cell, thin=max(1.0, cell / 30), thick=max(2.0, cell / 12),
+                         border=max(2.5, cell / 10), thin_colour=90.0, ink=15.0)  # fmt: skip
+    small_origin = (width - margin - 9 * cell * 0.3, height - margin * 0.9 - 9 * cell * 0.3)
+    if solution is not None:
+        _draw_grid_lines(page, small_origin, cell * 0.3, thin=1.0, thick=1.5, border=2.0,
+                         thin_colour=90.0, ink=15.0)  # fmt: skip
+    img = Image.fromarray(np.clip(page, 0, 255).astype(np.uint8))
+    draw = ImageDraw.Draw(img)
+    digit_font = _font(font, int(cell * 0.62))
+    for givens, origin in zip(puzzles, origins, strict=True):
+        _draw_digits(draw, origin, cell, _parse_givens(givens), digit_font, 20)
+    if solution is not None:
+        small_font = _font(font, max(6, int(cell * 0.3 * 0.62)))
+        _draw_digits(draw, small_origin, cell * 0.3, _parse_givens(solution), small_font, 20)
+    return np.asarray(img, dtype=np.uint8)
