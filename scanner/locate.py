@@ -238,7 +238,10 @@ def locate_grids(
     geometries = [g for g in geometries if _mean_cell(g) >= MIN_CELL_PX]
     if not geometries:
         raise NoGridError(f"{name}: the Sudoku grids are too small to read")
-    return _reading_order(geometries)
+    # A grid cut by the page edge (the puzzle above, half out of the photo) is not one to
+    # solve; but a page's only grid is read as the single-photo API would.
+    whole = [g for g in geometries if _inside(g)]
+    return _reading_order(whole or geometries[:1])
 
 
 @dataclass(frozen=True)
@@ -326,6 +329,17 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
     if fit.refined and scale < 1.0:
         lattice = _refine_full(img, lattice, scale)
     return GridGeometry(lattice, (w, h))
+
+
+def _inside(geometry: GridGeometry) -> bool:
+    """Whether the whole lattice lies in the image (give or take half a cell)."""
+    w, h = geometry.image_size
+    slack = 0.5 * _mean_cell(geometry)
+    pts = geometry.lattice.reshape(-1, 2)
+    return bool(
+        (pts[:, 0] >= -slack).all() and (pts[:, 0] <= w - 1 + slack).all()
+        and (pts[:, 1] >= -slack).all() and (pts[:, 1] <= h - 1 + slack).all()
+    )  # fmt: skip
 
 
 def _mean_cell(geometry: GridGeometry) -> float:
