@@ -435,8 +435,9 @@ def find_ar_type2(grid: Grid) -> Iterator[Step]:
 
 def find_bug_plus_1(grid: Grid) -> Iterator[Step]:
     """Bivalue Universal Grave + 1: every empty cell but one holds two candidates and
-    every digit appears twice per house, except one digit three times in the houses of
-    the cell with three: that digit must go there.
+    every digit appears twice per house (or not at all), except one digit three times in
+    the houses of the cell with three: that digit must go there, for without it the grid
+    would be a BUG, which has no or several solutions.
 
     Evidence: ``cells=(cell,)``, ``digits=(digit,)``, ``houses`` the cell's houses.
     """
@@ -461,8 +462,8 @@ def find_bug_plus_1(grid: Grid) -> Iterator[Step]:
             for c in house:
                 if cands[c] & bit:
                     n += 1
-            if n > 3:
-                return
+            if n == 1 or n > 3:
+                return  # a single breaks the two-per-house pattern the argument needs
             if n == 3:
                 if digit and digit != d:
                     return
