@@ -485,8 +485,13 @@ def find_bug_plus_1(grid: Grid) -> Iterator[Step]:
 
 
 def _rect_text(step: Step) -> str:
-    a, b = step.digits[:2]
+    a, b = sorted(step.digits[:2])
     return f"{a}/{b} in {cells_text(step.cells)}"
+
+
+def _houses_text(houses: tuple[int, ...]) -> str:
+    names = [house_name(h) for h in houses]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
 
 
 _DEADLY = "a deadly pattern (two solutions)"
@@ -520,27 +525,29 @@ def describe_ur_type3(step: Step) -> str:
         f"Unique Rectangle Type 3: {_rect_text(step)}; to avoid {_DEADLY} "
         f"{cell_name(i1)} or {cell_name(i2)} holds a digit other than {a} and {b}; with "
         f"{cells_text(others)} they form a naked subset on {digits_text(subset)} in "
-        f"{' and '.join(house_name(h) for h in step.houses)}: "
-        f"{eliminations_text(step.eliminations)}"
+        f"{_houses_text(step.houses)}: {eliminations_text(step.eliminations)}"
     )
 
 
 def describe_ur_type4(step: Step) -> str:
     keep, drop = step.digits
+    i1, i2 = step.extra
     return (
-        f"Unique Rectangle Type 4: {_rect_text(step)}; in "
-        f"{' and '.join(house_name(h) for h in step.houses)} {keep} can only go in "
-        f"{cells_text(step.extra)}, so one of them is {keep} and neither may be {drop} "
-        f"(that would make {_DEADLY}): {eliminations_text(step.eliminations)}"
+        f"Unique Rectangle Type 4: {_rect_text(step)}; {keep} can only go in "
+        f"{cell_name(i1)} or {cell_name(i2)} within {_houses_text(step.houses)}, so one of "
+        f"them is {keep} and neither may be {drop}, which would make {_DEADLY}: "
+        f"{eliminations_text(step.eliminations)}"
     )
 
 
 def describe_ur_type6(step: Step) -> str:
     d, other = step.digits
-    lines = ", ".join(house_name(h) for h in step.houses)
+    i1, i2 = step.extra
+    r1, r2, k1, k2 = step.houses
     return (
-        f"Unique Rectangle Type 6: {_rect_text(step)}; in {lines} {d} appears only in the "
-        f"rectangle, so if {cells_text(step.extra)} were {d} the other two corners would be "
+        f"Unique Rectangle Type 6: {_rect_text(step)}; {d} lies in rows {r1 + 1}, {r2 + 1} "
+        f"and columns {k1 - 8}, {k2 - 8} only on the corners (an X-Wing), so if "
+        f"{cell_name(i1)} and {cell_name(i2)} were {d} the other two corners would be "
         f"{other}, {_DEADLY}: {eliminations_text(step.eliminations)}"
     )
 
@@ -548,31 +555,38 @@ def describe_ur_type6(step: Step) -> str:
 def describe_hidden_rectangle(step: Step) -> str:
     x, y = step.digits
     corner, far = step.extra
-    row, col = step.houses
     return (
         f"Hidden Rectangle: {_rect_text(step)}; {cell_name(corner)} holds only these, and "
-        f"in {house_name(row)} and {house_name(col)} {x} appears only in the rectangle, so "
+        f"{x} appears in {_houses_text(step.houses)} only inside the rectangle, so "
         f"{cell_name(far)}={y} would force {_DEADLY}: {eliminations_text(step.eliminations)}"
     )
 
 
 def describe_avoidable_rectangle(step: Step) -> str:
     a, b = step.digits[:2]
-    solved = [c for c in step.cells if c not in step.extra]
-    head = (
-        f"Avoidable Rectangle Type {1 if step.technique == 'avoidable-rectangle-1' else 2}: "
-        f"{cells_text(solved)} were solved (not given) with {a}/{b} on the diagonals of "
-        f"{cells_text(step.cells)}"
+    pattern = [a if i in (0, 3) else b for i in range(4)]  # the digit each corner avoids
+    solved = ", ".join(
+        f"{cell_name(c)}={d}"
+        for c, d in zip(step.cells, pattern, strict=True)
+        if c not in step.extra
     )
+    head = f"{solved} were solved, not given"
     if step.technique == "avoidable-rectangle-1":
+        (cell,) = step.extra
+        d = pattern[step.cells.index(cell)]
         return (
-            f"{head}; completing the pattern in {cell_name(step.extra[0])} would let {a} and "
-            f"{b} swap (two solutions): {eliminations_text(step.eliminations)}"
+            f"Avoidable Rectangle Type 1: {head}; {cell_name(cell)}={d} would complete a "
+            f"rectangle of {min(a, b)} and {max(a, b)} that could be swapped (two "
+            f"solutions): {eliminations_text(step.eliminations)}"
         )
     z = step.digits[2]
+    c1, c2 = step.extra
+    d1, d2 = (pattern[step.cells.index(c)] for c in (c1, c2))
     return (
-        f"{head}; one of {cells_text(step.extra)} must be {z} to avoid the swappable "
-        f"pattern, so cells seeing both lose {z}: {eliminations_text(step.eliminations)}"
+        f"Avoidable Rectangle Type 2: {head}; {cell_name(c1)} ({d1}/{z}) and "
+        f"{cell_name(c2)} ({d2}/{z}) would complete a swappable rectangle of "
+        f"{min(a, b)} and {max(a, b)} unless one is {z}, so cells seeing both lose {z}: "
+        f"{eliminations_text(step.eliminations)}"
     )
 
 
@@ -581,7 +595,7 @@ def describe_bug_plus_1(step: Step) -> str:
     (digit,) = step.digits
     return (
         f"BUG+1: every other empty cell has two candidates and every digit fits twice per "
-        f"house, except {digit} three times around {cell_name(cell)}; without it the grid "
-        f"would have two solutions, so {cell_name(cell)} must be {digit}: "
+        f"house, except {digit}, three times in the houses of {cell_name(cell)}; without it "
+        f"the grid would have no or two solutions, so {cell_name(cell)} must be {digit}: "
         f"{eliminations_text(step.eliminations)}"
     )
