@@ -61,16 +61,6 @@ def _rect_bits(rect: tuple[int, int, int, int]) -> int:
 _RECT_BITS = tuple(_rect_bits(r) for r in RECTANGLES)
 
 
-def _digit_bits(grid: Grid, digit: int) -> int:
-    """81-bit set of the cells still holding ``digit`` as a candidate."""
-    bit = BIT[digit]
-    bits = 0
-    for c, m in enumerate(grid.candidates):
-        if m & bit:
-            bits |= 1 << c
-    return bits
-
-
 def _allowed(grid: Grid) -> list[int]:
     """Per cell, the digits no placed peer forbids (eliminations by logic ignored)."""
     used = [0] * 27
@@ -92,8 +82,10 @@ _cache: tuple[tuple[int, ...], list[_UR]] | None = None
 def _unique_rectangles(grid: Grid) -> list[_UR]:
     """Every rectangle of empty cells, one a bivalue {a, b} cell, all allowing a and b.
 
-    As in HoDoKu, a corner may have lost a or b to earlier logic: the deadly-pattern
-    argument needs only the givens, so "missing" candidates never weaken a deduction.
+    As in HoDoKu, a corner may have lost a or b to earlier logic (it must only not see a
+    placed a or b): the deadly-pattern argument needs only that the givens have one
+    solution (:func:`solver.solve.solve` checks it), so missing candidates never make a
+    deduction unsound.
     The seven rectangle finders run on the same grid in a row; the last result is kept.
     """
     global _cache
