@@ -76,7 +76,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             continue
         if args.hint:
             status, _sols, message = validate(grid)
-            step = hint(grid) if status == SOLVED else None
+            step = hint(grid, uniqueness=not args.no_uniqueness) if status == SOLVED else None
             if args.json:
                 obj: dict[str, object] = {"status": status if status != SOLVED else "ok"}
                 if many:
@@ -94,7 +94,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             # A valid puzzle with no step available counts as stuck.
             worst = max(worst, STATUS_EXIT[STUCK if status == SOLVED and step is None else status])
             continue
-        result = solve(grid)
+        result = solve(grid, uniqueness=not args.no_uniqueness)
         if args.json:
             obj = result.to_dict()
             if many:
@@ -210,7 +210,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.stages import solve_photo
 
     engine = _engine_name(args)
-    solved = solve_photo(args.photo, engine=engine, out=args.output, labels=args.labels)
+    solved = solve_photo(
+        args.photo,
+        engine=engine,
+        out=args.output,
+        labels=args.labels,
+        uniqueness=not args.no_uniqueness,
+    )
     result = solved.result
     if args.sheet:
         from overlay.sheet import render_sheet
@@ -308,6 +314,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
     return run_demo(out)
 
 
+_NO_UNIQUENESS_HELP = "no techniques that assume a unique solution (rectangles, BUG+1)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
@@ -319,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("puzzle", help="an 81-char puzzle (0 or . empty) or a file of one or many")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle and line")
     p.add_argument("--hint", action="store_true", help="print only the next step")
+    p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
     p.set_defaults(func=cmd_logic)
 
     p = sub.add_parser("reglib", help="run HoDoKu's regression library against our techniques")
@@ -341,6 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sheet", action="store_true", help="also write a flat solution sheet")
     p.add_argument("--report", metavar="FILE", help="write a step-by-step HTML report")
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
+    p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser(

@@ -27,9 +27,9 @@ def read_stage(path: str, *, engine: str) -> ScanResult:
     return require_readable(read_photo(path, engine=engine, max_side=None, color=True))
 
 
-def solve_stage(givens: list[int], *, source: str) -> SolveResult:
+def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> SolveResult:
     """Solve the givens read; a reading without exactly one solution is an error."""
-    result = solve(givens)
+    result = solve(givens, uniqueness=uniqueness)
     if result.status not in (SOLVED, STUCK):
         raise InvalidPuzzleError(f"{source}: the digits read give a puzzle with {result.message}")
     return result
@@ -95,6 +95,7 @@ def solve_photo(
     out: str | None = None,
     labels: bool = False,
     write: bool = True,
+    uniqueness: bool = True,
 ) -> SolvedPhoto:
     """Read, solve and draw one photo; write the annotated image (unless ``write=False``)."""
     from overlay.draw import annotate
@@ -104,7 +105,7 @@ def solve_photo(
     scan = read_stage(path, engine=engine)
     timings["read"] = time.perf_counter() - start
     t = time.perf_counter()
-    result = solve_stage(scan.givens, source=path)
+    result = solve_stage(scan.givens, source=path, uniqueness=uniqueness)
     timings["solve"] = time.perf_counter() - t
     t = time.perf_counter()
     image: npt.NDArray[np.uint8] = scan.loaded.image

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .grid import Grid, cell_name, find_duplicates, house_name
-from .search import solutions_from_candidates
+from .search import solutions, solutions_from_candidates
 from .steps import Step, Technique
 from .techniques import LEVELS, ORDER, TECHNIQUES
 
@@ -14,6 +14,7 @@ SOLVED = "solved"
 STUCK = "stuck"
 NO_SOLUTION = "no solution"
 MULTIPLE = "multiple solutions"
+UNIQUENESS = "uniqueness"  # the family of techniques that assume a unique solution
 _ORDER_INDEX = {t.id: i for i, t in enumerate(ORDER)}
 
 
@@ -114,6 +115,20 @@ def next_step(grid: Grid, techniques: Sequence[Technique] = ORDER) -> Step | Non
     return None
 
 
+def _without_uniqueness(techniques: Sequence[Technique]) -> tuple[Technique, ...]:
+    return tuple(t for t in techniques if t.family != UNIQUENESS)
+
+
+def _uniqueness_safe(grid: Grid) -> bool:
+    """Whether the givens alone have one solution (uniqueness arguments swap digits in
+    cells that are not givens, so they need that, not only a unique pencil-mark state).
+    A plain puzzle was settled by :func:`validate`; only a state costs a search."""
+    givens = [v if g else 0 for v, g in zip(grid.values, grid.givens, strict=True)]
+    if givens == grid.values and Grid(givens).candidates == grid.candidates:
+        return True
+    return len(solutions(givens, limit=2)) == 1
+
+
 def validate(grid: Grid) -> tuple[str, list[list[int]], str]:
     """Decide solvability with the exact search: (status, solutions, message)."""
     dups = find_duplicates(grid.values)
@@ -135,6 +150,7 @@ def solve(
     puzzle: Grid | Sequence[int],
     *,
     techniques: Sequence[Technique] = ORDER,
+    uniqueness: bool = True,
     max_steps: int = 2000,
 ) -> SolveResult:
     """Solve by logic alone, recording every step.
@@ -145,6 +161,10 @@ def solve(
         Givens (0 = empty) or a pencil-mark state; it is not modified.
     techniques : sequence of Technique, keyword-only
         The techniques allowed, simplest first.
+    uniqueness : bool, keyword-only
+        Allow the techniques that assume the puzzle has one solution (family
+        ``"uniqueness"``). They are dropped anyway for a pencil-mark state whose givens
+        alone have several solutions.
     """
     grid = puzzle.copy() if isinstance(puzzle, Grid) else Grid(list(puzzle))
     givens = [v if g else 0 for v, g in zip(grid.values, grid.givens, strict=True)]
@@ -152,6 +172,8 @@ def solve(
     result = SolveResult(status, givens, grid, solutions=sols, message=message)
     if status != SOLVED:
         return result
+    if not uniqueness or not _uniqueness_safe(grid):
+        techniques = _without_uniqueness(techniques)
     steps = result.steps
     for _ in range(max_steps):
         if grid.is_solved():
@@ -169,8 +191,16 @@ def solve(
     return result
 
 
-def hint(puzzle: Grid | Sequence[int], *, techniques: Sequence[Technique] = ORDER) -> Step | None:
+def hint(
+    puzzle: Grid | Sequence[int],
+    *,
+    techniques: Sequence[Technique] = ORDER,
+    uniqueness: bool = True,
+) -> Step | None:
     """The next step only (None when solved or stuck). Invalid puzzles raise nothing here;
-    call :func:`validate` first."""
+    call :func:`validate` first: uniqueness techniques (left out with
+    ``uniqueness=False``) assume it found one solution."""
     grid = puzzle.copy() if isinstance(puzzle, Grid) else Grid(list(puzzle))
+    if not uniqueness or not _uniqueness_safe(grid):
+        techniques = _without_uniqueness(techniques)
     return next_step(grid, techniques)

@@ -39,6 +39,28 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 
 # imports: fish and colouring
 # imports: uniqueness
+# isort: split
+from .uniqueness import (
+    describe_avoidable_rectangle,
+    describe_bug_plus_1,
+    describe_hidden_rectangle,
+    describe_ur_type1,
+    describe_ur_type2_5,
+    describe_ur_type3,
+    describe_ur_type4,
+    describe_ur_type6,
+    find_ar_type1,
+    find_ar_type2,
+    find_bug_plus_1,
+    find_hidden_rectangle,
+    find_ur_type1,
+    find_ur_type2,
+    find_ur_type3,
+    find_ur_type4,
+    find_ur_type5,
+    find_ur_type6,
+)
+
 # imports: chains and loops
 # imports: almost locked sets
 # imports: last resort
@@ -98,6 +120,26 @@ _REGISTRY: list[Technique] = [
               150, "hard", find_simple_colours_wrap, describe_simple_colours),
     # registry: fish and colouring
     # registry: uniqueness
+    Technique("unique-rectangle-1", "Unique Rectangle Type 1", "UR1", "uniqueness", ("0600",),
+              100, "hard", find_ur_type1, describe_ur_type1),
+    Technique("unique-rectangle-2", "Unique Rectangle Type 2", "UR2", "uniqueness", ("0601",),
+              100, "hard", find_ur_type2, describe_ur_type2_5),
+    Technique("unique-rectangle-3", "Unique Rectangle Type 3", "UR3", "uniqueness", ("0602",),
+              100, "hard", find_ur_type3, describe_ur_type3),
+    Technique("unique-rectangle-4", "Unique Rectangle Type 4", "UR4", "uniqueness", ("0603",),
+              100, "hard", find_ur_type4, describe_ur_type4),
+    Technique("unique-rectangle-5", "Unique Rectangle Type 5", "UR5", "uniqueness", ("0604",),
+              100, "hard", find_ur_type5, describe_ur_type2_5),
+    Technique("unique-rectangle-6", "Unique Rectangle Type 6", "UR6", "uniqueness", ("0605",),
+              100, "hard", find_ur_type6, describe_ur_type6),
+    Technique("hidden-rectangle", "Hidden Rectangle", "HR", "uniqueness", ("0606",), 100,
+              "hard", find_hidden_rectangle, describe_hidden_rectangle),
+    Technique("avoidable-rectangle-1", "Avoidable Rectangle Type 1", "AR1", "uniqueness",
+              ("0607",), 100, "hard", find_ar_type1, describe_avoidable_rectangle),
+    Technique("avoidable-rectangle-2", "Avoidable Rectangle Type 2", "AR2", "uniqueness",
+              ("0608",), 100, "hard", find_ar_type2, describe_avoidable_rectangle),
+    Technique("bug-plus-1", "BUG+1", "BUG", "uniqueness", ("0610",), 100, "hard",
+              find_bug_plus_1, describe_bug_plus_1),
     Technique("remote-pair", "Remote Pair", "RP", "chains", ("0703",), 110, "unfair",
               find_remote_pair, describe_remote_pair),
     Technique("x-chain", "X-Chain", "XC", "chains", ("0701",), 260, "unfair",
