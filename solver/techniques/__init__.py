@@ -38,6 +38,9 @@ from .subsets import describe_hidden, describe_naked, find_hidden, find_locked_s
 from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_wing
 
 # imports: fish and colouring
+# isort: split
+from .fish import describe_finned_fish, find_finned_fish
+
 # imports: uniqueness
 # imports: chains and loops
 # imports: almost locked sets
@@ -97,6 +100,18 @@ _REGISTRY: list[Technique] = [
     Technique("simple-colours-wrap", "Simple Colours (Wrap)", "SCw", "colouring", ("0501",),
               150, "hard", find_simple_colours_wrap, describe_simple_colours),
     # registry: fish and colouring
+    Technique("finned-x-wing", "Finned X-Wing", "fXW", "fish", ("0310",), 130, "hard",
+              find_finned_fish(2, sashimi=False), describe_finned_fish),
+    Technique("sashimi-x-wing", "Sashimi X-Wing", "sXW", "fish", ("0320",), 150, "hard",
+              find_finned_fish(2, sashimi=True), describe_finned_fish),
+    Technique("finned-swordfish", "Finned Swordfish", "fSF", "fish", ("0311", "03111"), 200,
+              "unfair", find_finned_fish(3, sashimi=False), describe_finned_fish),
+    Technique("sashimi-swordfish", "Sashimi Swordfish", "sSF", "fish", ("0321", "03211"), 240,
+              "unfair", find_finned_fish(3, sashimi=True), describe_finned_fish),
+    Technique("finned-jellyfish", "Finned Jellyfish", "fJF", "fish", ("0312", "03121"), 250,
+              "unfair", find_finned_fish(4, sashimi=False), describe_finned_fish),
+    Technique("sashimi-jellyfish", "Sashimi Jellyfish", "sJF", "fish", ("0322", "03221"), 260,
+              "unfair", find_finned_fish(4, sashimi=True), describe_finned_fish),
     # registry: uniqueness
     Technique("remote-pair", "Remote Pair", "RP", "chains", ("0703",), 110, "unfair",
               find_remote_pair, describe_remote_pair),
