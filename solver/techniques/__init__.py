@@ -40,6 +40,15 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 # imports: fish and colouring
 # isort: split
 from .fish import describe_finned_fish, find_finned_fish
+from .singledigit import (
+    describe_dual_empty_rectangle,
+    describe_dual_two_string_kite,
+    describe_multi_colours,
+    find_dual_empty_rectangle,
+    find_dual_two_string_kite,
+    find_multi_colours_1,
+    find_multi_colours_2,
+)
 
 # imports: uniqueness
 # imports: chains and loops
@@ -112,6 +121,14 @@ _REGISTRY: list[Technique] = [
               "unfair", find_finned_fish(4, sashimi=False), describe_finned_fish),
     Technique("sashimi-jellyfish", "Sashimi Jellyfish", "sJF", "fish", ("0322", "03221"), 260,
               "unfair", find_finned_fish(4, sashimi=True), describe_finned_fish),
+    Technique("dual-two-string-kite", "Dual 2-String Kite", "d2SK", "single-digit", ("0404",),
+              150, "hard", find_dual_two_string_kite, describe_dual_two_string_kite),
+    Technique("dual-empty-rectangle", "Dual Empty Rectangle", "dER", "single-digit", ("0405",),
+              120, "hard", find_dual_empty_rectangle, describe_dual_empty_rectangle),
+    Technique("multi-colours-1", "Multi-Colours 1", "MC1", "colouring", ("0502",), 200, "hard",
+              find_multi_colours_1, describe_multi_colours),
+    Technique("multi-colours-2", "Multi-Colours 2", "MC2", "colouring", ("0503",), 200, "hard",
+              find_multi_colours_2, describe_multi_colours),
     # registry: uniqueness
     Technique("remote-pair", "Remote Pair", "RP", "chains", ("0703",), 110, "unfair",
               find_remote_pair, describe_remote_pair),
