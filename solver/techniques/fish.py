@@ -86,7 +86,7 @@ def describe_fish(step: Step) -> str:
     d = step.digits[0]
     name = FISH_NAMES[size]
     return (
-        f"{name}: in {_lines_text(base)}, {d} lies only in {_lines_text(cover)}, "
+        f"{name} on {d}: in {_lines_text(base)} it lies only in {_lines_text(cover)}, "
         f"so {eliminations_text(step.eliminations)}"
     )
 
@@ -260,14 +260,14 @@ def describe_finned_fish(step: Step) -> str:
     if len(step.houses) > 2 * size:
         first, second = step.houses[size : 2 * size], step.houses[2 * size :]
         return (
-            f"Siamese {name}: in {_lines_text(base)}, {d} lies in {_lines_text(first)} or in "
-            f"{_lines_text(second)} apart from the fin{plural} {fins}; both fish hold unless a "
-            f"fin is {d}, so cells seeing the fins in their cover lines lose it: {elims}"
+            f"Siamese {name} on {d}: in {_lines_text(base)} it lies in {_lines_text(first)} "
+            f"or in {_lines_text(second)} apart from the fin{plural} {fins}; each fish holds "
+            f"unless its fin is {d}, so cover cells seeing the fins lose it: {elims}"
         )
     cover = step.houses[size:]
     box = house_name(18 + BOX_OF[step.extra[0]])
     return (
-        f"{name}: in {_lines_text(base)}, {d} lies only in {_lines_text(cover)} apart from "
-        f"the fin{plural} {fins} in {box}; either the {FISH_NAMES[size]} holds or a fin is {d}, "
-        f"so the cover cells of {box} lose it: {elims}"
+        f"{name} on {d}: in {_lines_text(base)} it lies only in {_lines_text(cover)} apart "
+        f"from the fin{plural} {fins} in {box}; either the {FISH_NAMES[size]} holds or a fin "
+        f"is {d}, so the cover cells of {box} lose it: {elims}"
     )

@@ -363,9 +363,9 @@ def describe_dual_two_string_kite(step: Step) -> str:
     box = house_name(18 + BOX_OF[a])
     both = f"{d1}" if d1 == d2 else f"{d1} and {d2}"
     return (
-        f"Dual 2-String Kite: two kites share {cell_name(a)} and {cell_name(b)} in {box} "
-        f"({both}); {cell_name(x1)} or {cell_name(y1)} is {d1}, and {cell_name(x2)} or "
-        f"{cell_name(y2)} is {d2}: {eliminations_text(step.eliminations)}"
+        f"Dual 2-String Kite on {both}: two kites meet in {cell_name(a)} and {cell_name(b)} "
+        f"({box}); {cell_name(x1)} or {cell_name(y1)} is {d1}, and {cell_name(x2)} or "
+        f"{cell_name(y2)} is {d2}, so {eliminations_text(step.eliminations)}"
     )
 
 
