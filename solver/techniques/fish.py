@@ -125,6 +125,14 @@ def _subsets_of(mask: int, k: int) -> list[int]:
     return out
 
 
+# _STACK_SUBSETS[mask][k]: the k-element subsets of a position mask lying in one stack.
+_STACK_SUBSETS: dict[int, list[list[int]]] = {
+    m << (3 * stack): [_subsets_of(m << (3 * stack), k) for k in range(4)]
+    for stack in range(3)
+    for m in range(8)
+}
+
+
 _FinnedFish = tuple[str, tuple[int, ...], tuple[Candidate, ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -146,7 +154,7 @@ def _finned_fish_for_base(
         inside = union & smask
         if POPCOUNT[inside] < n_fins:
             continue
-        for fin_pos in _subsets_of(inside, n_fins):
+        for fin_pos in _STACK_SUBSETS[inside][n_fins]:
             fin_lines = [line for line, pos in combo if pos & fin_pos]
             band = fin_lines[0] // 3
             if any(line // 3 != band for line in fin_lines):
@@ -244,9 +252,24 @@ def find_finned_fish(size: int, sashimi: bool) -> Finder:
     wanted = (SASHIMI_IDS if sashimi else FINNED_IDS)[size]
 
     def find(grid: Grid) -> Iterator[Step]:
-        return (s for s in _finned(grid, size) if s.technique == wanted)
+        return (s for s in _finned_cached(grid, size) if s.technique == wanted)
 
     return find
+
+
+# The finned and the sashimi finder of one size run one search: the last state's steps
+# are kept, keyed by the candidates, so the second finder on the same state reads them.
+_FINNED_CACHE: dict[int, tuple[tuple[int, ...], list[Step]]] = {}
+
+
+def _finned_cached(grid: Grid, size: int) -> list[Step]:
+    key = tuple(grid.candidates)
+    hit = _FINNED_CACHE.get(size)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    steps = list(_finned(grid, size))
+    _FINNED_CACHE[size] = (key, steps)
+    return steps
 
 
 def describe_finned_fish(step: Step) -> str:
