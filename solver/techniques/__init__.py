@@ -38,6 +38,18 @@ from .subsets import describe_hidden, describe_naked, find_hidden, find_locked_s
 from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_wing
 
 # imports: fish and colouring
+# isort: split
+from .fish import describe_finned_fish, find_finned_fish
+from .singledigit import (
+    describe_dual_empty_rectangle,
+    describe_dual_two_string_kite,
+    describe_multi_colours,
+    find_dual_empty_rectangle,
+    find_dual_two_string_kite,
+    find_multi_colours_1,
+    find_multi_colours_2,
+)
+
 # imports: uniqueness
 # isort: split
 from .uniqueness import (
@@ -119,6 +131,26 @@ _REGISTRY: list[Technique] = [
     Technique("simple-colours-wrap", "Simple Colours (Wrap)", "SCw", "colouring", ("0501",),
               150, "hard", find_simple_colours_wrap, describe_simple_colours),
     # registry: fish and colouring
+    Technique("finned-x-wing", "Finned X-Wing", "fXW", "fish", ("0310",), 130, "hard",
+              find_finned_fish(2, sashimi=False), describe_finned_fish),
+    Technique("sashimi-x-wing", "Sashimi X-Wing", "sXW", "fish", ("0320",), 150, "hard",
+              find_finned_fish(2, sashimi=True), describe_finned_fish),
+    Technique("finned-swordfish", "Finned Swordfish", "fSF", "fish", ("0311", "03111"), 200,
+              "unfair", find_finned_fish(3, sashimi=False), describe_finned_fish),
+    Technique("sashimi-swordfish", "Sashimi Swordfish", "sSF", "fish", ("0321", "03211"), 240,
+              "unfair", find_finned_fish(3, sashimi=True), describe_finned_fish),
+    Technique("finned-jellyfish", "Finned Jellyfish", "fJF", "fish", ("0312", "03121"), 250,
+              "unfair", find_finned_fish(4, sashimi=False), describe_finned_fish),
+    Technique("sashimi-jellyfish", "Sashimi Jellyfish", "sJF", "fish", ("0322", "03221"), 260,
+              "unfair", find_finned_fish(4, sashimi=True), describe_finned_fish),
+    Technique("dual-two-string-kite", "Dual 2-String Kite", "d2SK", "single-digit", ("0404",),
+              150, "hard", find_dual_two_string_kite, describe_dual_two_string_kite),
+    Technique("dual-empty-rectangle", "Dual Empty Rectangle", "dER", "single-digit", ("0405",),
+              120, "hard", find_dual_empty_rectangle, describe_dual_empty_rectangle),
+    Technique("multi-colours-1", "Multi-Colours 1", "MC1", "colouring", ("0502",), 200, "hard",
+              find_multi_colours_1, describe_multi_colours),
+    Technique("multi-colours-2", "Multi-Colours 2", "MC2", "colouring", ("0503",), 200, "hard",
+              find_multi_colours_2, describe_multi_colours),
     # registry: uniqueness
     Technique("unique-rectangle-1", "Unique Rectangle Type 1", "UR1", "uniqueness", ("0600",),
               100, "hard", find_ur_type1, describe_ur_type1),

@@ -1,12 +1,12 @@
-"""Basic fish: X-Wing, Swordfish, Jellyfish (rows or columns as base)."""
+"""Basic fish: X-Wing, Swordfish, Jellyfish (rows or columns as base), plain or with fins."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
 
-from ..grid import BIT, POPCOUNT, Grid
-from ..steps import Finder, Step, eliminations_text
+from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, house_name
+from ..steps import Candidate, Finder, Step, eliminations_text
 
 FISH_IDS = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -86,6 +86,211 @@ def describe_fish(step: Step) -> str:
     d = step.digits[0]
     name = FISH_NAMES[size]
     return (
-        f"{name}: in {_lines_text(base)}, {d} lies only in {_lines_text(cover)}, "
+        f"{name} on {d}: in {_lines_text(base)} it lies only in {_lines_text(cover)}, "
         f"so {eliminations_text(step.eliminations)}"
+    )
+
+
+# --- Finned and Sashimi fish -------------------------------------------------------------
+#
+# A basic fish with fins: ``size`` base lines whose candidates lie in ``size`` cover lines
+# apart from a few fin cells. Either the fish holds (the cover lines lose the digit outside
+# the base) or one fin is true, so only cover cells that see every fin lose the digit.
+# Such a cell sits in a cover line and sees every fin through a box (it cannot share the
+# fin's line, which is a base line, nor its cross line, which is not a cover), so all fins
+# share one box: the fin lines lie in one band/stack. A fish is Sashimi when some base line
+# keeps at most one candidate once its fins are removed (HoDoKu's definition).
+
+FINNED_IDS = {2: "finned-x-wing", 3: "finned-swordfish", 4: "finned-jellyfish"}
+SASHIMI_IDS = {2: "sashimi-x-wing", 3: "sashimi-swordfish", 4: "sashimi-jellyfish"}
+_FIN_NAMES = {
+    **{v: f"Finned {FISH_NAMES[k]}" for k, v in FINNED_IDS.items()},
+    **{v: f"Sashimi {FISH_NAMES[k]}" for k, v in SASHIMI_IDS.items()},
+}
+_SIZE_OF = {v: k for ids in (FINNED_IDS, SASHIMI_IDS) for k, v in ids.items()}
+
+# Per stack (three adjacent lines): every non-empty subset of a 9-bit position mask that
+# lies inside the stack, by size; the fin lines of a finned fish are one of them.
+_STACK_MASKS = (0b000000111, 0b000111000, 0b111000000)
+
+
+def _subsets_of(mask: int, k: int) -> list[int]:
+    bits = [1 << i for i in range(9) if mask >> i & 1]
+    out = []
+    for combo in combinations(bits, k):
+        s = 0
+        for b in combo:
+            s |= b
+        out.append(s)
+    return out
+
+
+# _STACK_SUBSETS[mask][k]: the k-element subsets of a position mask lying in one stack.
+_STACK_SUBSETS: dict[int, list[list[int]]] = {
+    m << (3 * stack): [_subsets_of(m << (3 * stack), k) for k in range(4)]
+    for stack in range(3)
+    for m in range(8)
+}
+
+
+_FinnedFish = tuple[str, tuple[int, ...], tuple[Candidate, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _finned_fish_for_base(
+    cands: list[int],
+    digit: int,
+    by_rows: bool,
+    combo: tuple[tuple[int, int], ...],
+    size: int,
+    union: int,
+) -> list[_FinnedFish]:
+    """Every finned/sashimi fish on one base; each ``(id, covers, elims, body, fins)``,
+    in HoDoKu's order (covers lexicographic) so that Siamese pairs name the same first fish."""
+    bit = BIT[digit]
+    n_fins = POPCOUNT[union] - size
+    base_lines = [line for line, _ in combo]
+    found: list[tuple[tuple[int, ...], _FinnedFish]] = []
+    for stack, smask in enumerate(_STACK_MASKS):
+        inside = union & smask
+        if POPCOUNT[inside] < n_fins:
+            continue
+        for fin_pos in _STACK_SUBSETS[inside][n_fins]:
+            fin_lines = [line for line, pos in combo if pos & fin_pos]
+            band = fin_lines[0] // 3
+            if any(line // 3 != band for line in fin_lines):
+                continue  # fins in two boxes: no cell sees them all
+            cover = union & ~fin_pos
+            elims: list[Candidate] = []
+            for line in range(band * 3, band * 3 + 3):
+                if line in base_lines:
+                    continue
+                for i in range(stack * 3, stack * 3 + 3):
+                    if cover >> i & 1:
+                        c = line * 9 + i if by_rows else i * 9 + line
+                        if cands[c] & bit:
+                            elims.append((c, digit))
+            if not elims:
+                continue
+            sashimi = any(POPCOUNT[pos & cover] <= 1 for _, pos in combo)
+            tech = (SASHIMI_IDS if sashimi else FINNED_IDS)[size]
+            body: list[int] = []
+            fins: list[int] = []
+            for line, pos in combo:
+                for i in range(9):
+                    if pos >> i & 1:
+                        c = line * 9 + i if by_rows else i * 9 + line
+                        (fins if fin_pos >> i & 1 else body).append(c)
+            covers = tuple(i for i in range(9) if cover >> i & 1)
+            found.append(
+                (covers, (tech, covers, tuple(sorted(elims)), tuple(sorted(body)), tuple(fins)))
+            )
+    found.sort(key=lambda item: item[0])
+    return [fish for _, fish in found]
+
+
+def _finned(grid: Grid, size: int) -> Iterator[Step]:
+    """Every finned and sashimi fish of ``size`` (both kinds), then the Siamese pairs."""
+    cands = grid.candidates
+    for digit in range(1, 10):
+        bit = BIT[digit]
+        for by_rows in (True, False):
+            lines: list[tuple[int, int]] = []
+            for line in range(9):
+                pos = 0
+                for i in range(9):
+                    c = line * 9 + i if by_rows else i * 9 + line
+                    if cands[c] & bit:
+                        pos |= 1 << i
+                # size cover positions plus fin positions inside one stack
+                if pos and POPCOUNT[pos] <= size + 3:
+                    lines.append((line, pos))
+            if len(lines) < size:
+                continue
+            for combo in combinations(lines, size):
+                union = 0
+                for _, pos in combo:
+                    union |= pos
+                if not size < POPCOUNT[union] <= size + 3:
+                    continue
+                fishes = _finned_fish_for_base(cands, digit, by_rows, combo, size, union)
+                if not fishes:
+                    continue
+                base = tuple(line if by_rows else 9 + line for line, _ in combo)
+                cross = 9 if by_rows else 0
+                for tech, covers, elims, body, fins in fishes:
+                    yield Step(
+                        tech,
+                        eliminations=elims,
+                        cells=body,
+                        houses=base + tuple(cross + i for i in covers),
+                        digits=(digit,),
+                        extra=fins,
+                    )
+                # Siamese: two fish on the same base with different eliminations, one step
+                # (HoDoKu's library codes 03111, 03121, 03211, 03221).
+                for i, first in enumerate(fishes):
+                    for second in fishes[i + 1 :]:
+                        if first[2][0] == second[2][0]:
+                            continue
+                        yield Step(
+                            first[0],
+                            eliminations=tuple(sorted(set(first[2]) | set(second[2]))),
+                            cells=tuple(sorted(set(first[3]) & set(second[3]))),
+                            houses=base
+                            + tuple(cross + c for c in first[1])
+                            + tuple(cross + c for c in second[1]),
+                            digits=(digit,),
+                            extra=tuple(sorted(set(first[4]) | set(second[4]))),
+                        )
+
+
+def find_finned_fish(size: int, sashimi: bool) -> Finder:
+    """Finder of finned (or sashimi) basic fish with ``size`` base lines, Siamese pairs
+    included. Evidence: ``cells`` the fish body (base cells that are not fins), ``houses``
+    the base lines then the cover lines (a Siamese step lists a second set of cover lines),
+    ``digits=(digit,)``, ``extra`` the fins."""
+    wanted = (SASHIMI_IDS if sashimi else FINNED_IDS)[size]
+
+    def find(grid: Grid) -> Iterator[Step]:
+        return (s for s in _finned_cached(grid, size) if s.technique == wanted)
+
+    return find
+
+
+# The finned and the sashimi finder of one size run one search: the last state's steps
+# are kept, keyed by the candidates, so the second finder on the same state reads them.
+_FINNED_CACHE: dict[int, tuple[tuple[int, ...], list[Step]]] = {}
+
+
+def _finned_cached(grid: Grid, size: int) -> list[Step]:
+    key = tuple(grid.candidates)
+    hit = _FINNED_CACHE.get(size)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    steps = list(_finned(grid, size))
+    _FINNED_CACHE[size] = (key, steps)
+    return steps
+
+
+def describe_finned_fish(step: Step) -> str:
+    size = _SIZE_OF[step.technique]
+    name = _FIN_NAMES[step.technique]
+    d = step.digits[0]
+    base = step.houses[:size]
+    fins = ", ".join(cell_name(c) for c in step.extra)
+    plural = "s" if len(step.extra) > 1 else ""
+    elims = eliminations_text(step.eliminations)
+    if len(step.houses) > 2 * size:
+        first, second = step.houses[size : 2 * size], step.houses[2 * size :]
+        return (
+            f"Siamese {name} on {d}: in {_lines_text(base)} it lies in {_lines_text(first)} "
+            f"or in {_lines_text(second)} apart from the fin{plural} {fins}; each fish holds "
+            f"unless its fin is {d}, so cover cells seeing the fins lose it: {elims}"
+        )
+    cover = step.houses[size:]
+    box = house_name(18 + BOX_OF[step.extra[0]])
+    return (
+        f"{name} on {d}: in {_lines_text(base)} it lies only in {_lines_text(cover)} apart "
+        f"from the fin{plural} {fins} in {box}; either the {FISH_NAMES[size]} holds or a fin "
+        f"is {d}, so the cover cells of {box} lose it: {elims}"
     )

@@ -289,3 +289,237 @@ def describe_simple_colours(step: Step) -> str:
         f"Simple colours (trap): colouring the strong links of {d} as {{{a}}} / {{{b}}}, "
         f"one colour holds {d}; cells seeing both lose it: {eliminations_text(step.eliminations)}"
     )
+
+
+# --- Duals: two kites or two empty rectangles on the same box cells -----------------------
+
+
+def _box_pairing(r0: int, r1: int, c0: int, c1: int) -> tuple[int, int, int, int] | None:
+    """HoDoKu's choice of ends: the first of the four pairings putting one end of the row
+    link and one of the column link in one box, as ``(row box end, row tip, column box end,
+    column tip)``."""
+    for a, x, b, y in ((r0, r1, c0, c1), (r0, r1, c1, c0), (r1, r0, c0, c1), (r1, r0, c1, c0)):
+        if BOX_OF[a] == BOX_OF[b]:
+            return a, x, b, y
+    return None
+
+
+Kite = tuple[int, int, int, int, int, int, int, int]
+
+
+def _kites(grid: Grid, digit: int) -> list[Kite]:
+    """HoDoKu's 2-String Kites of ``digit``: ``(box_row_end, box_col_end, row_tip, col_tip,
+    target, row_house, col_house, digit)``; the target is where the tips' lines cross."""
+    bit = BIT[digit]
+    cands = grid.candidates
+    rows: list[tuple[int, int, int]] = []
+    cols: list[tuple[int, int, int]] = []
+    for a, b, h in strong_links(grid, digit):
+        if h < 9:
+            rows.append((a, b, h))
+        elif h < 18:
+            cols.append((a, b, h))
+    kites = []
+    for r0, r1, rh in rows:
+        for c0, c1, ch in cols:
+            ends = _box_pairing(r0, r1, c0, c1)
+            if ends is None:
+                continue
+            a, x, b, y = ends
+            if len({a, x, b, y}) < 4:
+                continue
+            target = ROW_OF[y] * 9 + COL_OF[x]
+            if cands[target] & bit:
+                kites.append((a, b, x, y, target, rh, ch, digit))
+    return kites
+
+
+def find_dual_two_string_kite(grid: Grid) -> Iterator[Step]:
+    """Two 2-String Kites through the same two box cells with different eliminations: one
+    step. Like HoDoKu, the two kites may be on different digits.
+
+    Evidence: ``cells=(row_tip1, col_tip1, row_tip2, col_tip2)``, ``extra`` the two box
+    cells, ``houses`` the four strong-link lines, ``digits`` the two kites' digits.
+    """
+    kites = [k for digit in range(1, 10) for k in _kites(grid, digit)]
+    for i, k1 in enumerate(kites):
+        for k2 in kites[i + 1 :]:
+            if {k1[0], k1[1]} != {k2[0], k2[1]} or (k1[4], k1[7]) == (k2[4], k2[7]):
+                continue
+            yield Step(
+                "dual-two-string-kite",
+                eliminations=tuple(sorted({(k1[4], k1[7]), (k2[4], k2[7])})),
+                cells=(k1[2], k1[3], k2[2], k2[3]),
+                houses=(k1[5], k1[6], k2[5], k2[6]),
+                digits=(k1[7], k2[7]),
+                extra=(k1[0], k1[1]),
+            )
+
+
+def describe_dual_two_string_kite(step: Step) -> str:
+    x1, y1, x2, y2 = step.cells
+    a, b = step.extra
+    d1, d2 = step.digits
+    box = house_name(18 + BOX_OF[a])
+    both = f"{d1}" if d1 == d2 else f"{d1} and {d2}"
+    return (
+        f"Dual 2-String Kite on {both}: two kites meet in {cell_name(a)} and {cell_name(b)} "
+        f"({box}); {cell_name(x1)} or {cell_name(y1)} is {d1}, and {cell_name(x2)} or "
+        f"{cell_name(y2)} is {d2}, so {eliminations_text(step.eliminations)}"
+    )
+
+
+def _empty_rectangles(grid: Grid, digit: int) -> list[tuple[int, int, int, int, int]]:
+    """HoDoKu's Empty Rectangles of ``digit`` (two-candidate boxes allowed): ``(box, near,
+    far, link house, target)`` for each conjugate pair whose far end's line crosses the
+    ER's other line at a candidate outside the box."""
+    bit = BIT[digit]
+    cands = grid.candidates
+    found = []
+    for b in range(9):
+        box_cells = [c for c in BOXES[b] if cands[c] & bit]
+        if not 2 <= len(box_cells) <= 5:
+            continue
+        top, left = ROW_OF[BOXES[b][0]], COL_OF[BOXES[b][0]]
+        for r in range(top, top + 3):
+            for c in range(left, left + 3):
+                # every candidate on the cross, and each arm holds one off the crossing
+                if not all(ROW_OF[x] == r or COL_OF[x] == c for x in box_cells):
+                    continue
+                if not any(ROW_OF[x] == r and COL_OF[x] != c for x in box_cells):
+                    continue
+                if not any(COL_OF[x] == c and ROW_OF[x] != r for x in box_cells):
+                    continue
+                # row arm: a conjugate pair in a column starting on row r outside the box
+                for near in HOUSES[r]:
+                    if BOX_OF[near] == b or not cands[near] & bit:
+                        continue
+                    col_cells = [x for x in HOUSES[9 + COL_OF[near]] if cands[x] & bit]
+                    if len(col_cells) != 2:
+                        continue
+                    far = col_cells[0] if col_cells[1] == near else col_cells[1]
+                    target = ROW_OF[far] * 9 + c
+                    if BOX_OF[target] != b and cands[target] & bit:
+                        found.append((b, near, far, 9 + COL_OF[near], target))
+                # column arm: a conjugate pair in a row starting on column c outside the box
+                for near in HOUSES[9 + c]:
+                    if BOX_OF[near] == b or not cands[near] & bit:
+                        continue
+                    row_cells = [x for x in HOUSES[ROW_OF[near]] if cands[x] & bit]
+                    if len(row_cells) != 2:
+                        continue
+                    far = row_cells[0] if row_cells[1] == near else row_cells[1]
+                    target = r * 9 + COL_OF[far]
+                    if BOX_OF[target] != b and cands[target] & bit:
+                        found.append((b, near, far, ROW_OF[near], target))
+    return found
+
+
+def find_dual_empty_rectangle(grid: Grid) -> Iterator[Step]:
+    """Two Empty Rectangles in the same box with different targets: one step.
+
+    Evidence: ``cells`` the box's candidates, ``houses=(box, link1, link2)``,
+    ``extra=(near1, far1, near2, far2)``.
+    """
+    bit_cells = grid.candidates
+    for digit in range(1, 10):
+        ers = _empty_rectangles(grid, digit)
+        for i, e1 in enumerate(ers):
+            for e2 in ers[i + 1 :]:
+                if e1[0] != e2[0] or e1[4] == e2[4]:
+                    continue
+                box = e1[0]
+                yield Step(
+                    "dual-empty-rectangle",
+                    eliminations=tuple(sorted({(e1[4], digit), (e2[4], digit)})),
+                    cells=tuple(c for c in BOXES[box] if bit_cells[c] & BIT[digit]),
+                    houses=(18 + box, e1[3], e2[3]),
+                    digits=(digit,),
+                    extra=(e1[1], e1[2], e2[1], e2[2]),
+                )
+
+
+def describe_dual_empty_rectangle(step: Step) -> str:
+    box, h1, h2 = step.houses
+    n1, f1, n2, f2 = step.extra
+    d = step.digits[0]
+    return (
+        f"Dual empty rectangle: in {house_name(box)}, {d} lies on a cross of one row and one "
+        f"column; with the strong links {cell_name(n1)}-{cell_name(f1)} ({house_name(h1)}) "
+        f"and {cell_name(n2)}-{cell_name(f2)} ({house_name(h2)}), "
+        f"{eliminations_text(step.eliminations)}"
+    )
+
+
+# --- Multi-Colours: two clusters of colours that interact --------------------------------
+
+
+def _sees_any(a: int, b: int) -> bool:
+    """Some cell of cell set ``a`` sees some cell of cell set ``b``."""
+    return bool(_seen_by_any(a) & b)
+
+
+def _multi_colours(grid: Grid) -> Iterator[Step]:
+    """HoDoKu's Multi-Colours for every ordered pair of clusters of one digit.
+
+    Type 1: a colour of one cluster sees a colour of the other, so one of the two opposite
+    colours is true: cells seeing both opposite colours lose the digit. Type 2: a colour
+    sees both colours of the other cluster, so it is false everywhere.
+    Evidence: ``cells`` the first cluster's cells, ``extra`` the second's, ``chain`` the
+    four colours as nodes ``(cells, digit, on)``: A (on), B (off), C (on), D (off).
+    """
+    for digit in range(1, 10):
+        digit_bits = _digit_bits(grid, digit)
+        clusters = _clusters(grid, digit)
+        for i, (a1, a2) in enumerate(clusters):
+            for j, (b1, b2) in enumerate(clusters):
+                if i == j:
+                    continue
+                false_cells = 0
+                for own in (a1, a2):
+                    if _sees_any(own, b1) and _sees_any(own, b2):
+                        false_cells |= own
+                trap = 0
+                for own, own_opp in ((a1, a2), (a2, a1)):
+                    for other, other_opp in ((b1, b2), (b2, b1)):
+                        if _sees_any(own, other):
+                            trap |= _seen_by_any(own_opp) & _seen_by_any(other_opp) & digit_bits
+                for tech, bits in (("multi-colours-2", false_cells), ("multi-colours-1", trap)):
+                    if bits:
+                        yield Step(
+                            tech,
+                            eliminations=tuple((c, digit) for c in cells_of_bits(bits)),
+                            cells=tuple(sorted(cells_of_bits(a1 | a2))),
+                            digits=(digit,),
+                            extra=tuple(sorted(cells_of_bits(b1 | b2))),
+                            chain=tuple(
+                                (tuple(cells_of_bits(bits_)), digit, on)
+                                for bits_, on in ((a1, True), (a2, False), (b1, True), (b2, False))
+                            ),
+                        )
+
+
+def find_multi_colours_1(grid: Grid) -> Iterator[Step]:
+    """Multi-Colours 1 (HoDoKu 0502): two colours of different clusters see each other."""
+    return (s for s in _multi_colours(grid) if s.technique == "multi-colours-1")
+
+
+def find_multi_colours_2(grid: Grid) -> Iterator[Step]:
+    """Multi-Colours 2 (HoDoKu 0503): a colour sees both colours of another cluster."""
+    return (s for s in _multi_colours(grid) if s.technique == "multi-colours-2")
+
+
+def describe_multi_colours(step: Step) -> str:
+    d = step.digits[0]
+    a, b, c, e = ("{" + ", ".join(cell_name(x) for x in node[0]) + "}" for node in step.chain)
+    head = f"colouring two chains of strong links of {d} as {a} / {b} and {c} / {e}"
+    elims = eliminations_text(step.eliminations)
+    if step.technique == "multi-colours-2":
+        return (
+            f"Multi-Colours 2: {head}, one colour sees both colours of the other chain, "
+            f"one of which holds {d}, so it is false: {elims}"
+        )
+    return (
+        f"Multi-Colours 1: {head}, a colour of one chain sees a colour of the other, so one "
+        f"of their two opposite colours holds {d}; cells seeing both lose it: {elims}"
+    )
