@@ -40,6 +40,14 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 # imports: fish and colouring
 # imports: uniqueness
 # imports: chains and loops
+# isort: split
+from .loops import (
+    describe_chain,
+    find_aic,
+    find_continuous_nice_loop,
+    find_discontinuous_nice_loop,
+)
+
 # imports: almost locked sets
 # imports: last resort
 
@@ -105,6 +113,11 @@ _REGISTRY: list[Technique] = [
     Technique("xy-chain", "XY-Chain", "XYC", "chains", ("0702",), 260, "unfair",
               find_xy_chain, describe_xy_chain),
     # registry: chains and loops
+    Technique("continuous-nice-loop", "Continuous Nice Loop", "CNL", "chains", ("0706",), 280,
+              "unfair", find_continuous_nice_loop, describe_chain),
+    Technique("discontinuous-nice-loop", "Discontinuous Nice Loop", "DNL", "chains", ("0707",),
+              280, "unfair", find_discontinuous_nice_loop, describe_chain),
+    Technique("aic", "AIC", "AIC", "chains", ("0708",), 280, "unfair", find_aic, describe_chain),
     # registry: almost locked sets
     # registry: last resort
 ]  # fmt: skip
