@@ -162,7 +162,9 @@ def _share_house(a: int, b: int) -> bool:
     return any(h & a == a and h & b == b for h in _HOUSE_BITS)
 
 
-State = int  # node * 2 + (1 if the node is true else 0)
+# A chain node is node * 2 + (1 if true else 0); a search state also says whether the
+# chain to it went through a group node (+2), so that the shortest grouped chain is kept too.
+State = int  # node * 4 + grouped * 2 + on
 
 
 def _search(grid: Grid, grouped: bool) -> list[Step]:
@@ -178,8 +180,7 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
     def bfs(start: int, on: bool) -> dict[State, State]:
         """Shortest chains from one assumption; the first link leaves the start cell."""
         s_cell = start // 9
-        s_bit = 1 << s_cell
-        s_state = start * 2 + on
+        s_state = start * 4 + on
         parent: dict[State, State] = {s_state: -1}
         frontier = [s_state]
         depth = 0
@@ -187,12 +188,13 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             depth += 1
             nxt: list[State] = []
             for state in frontier:
-                node = state >> 1
+                node = state >> 2
+                flag = state & 2
                 if state & 1:
                     targets = weak_go[node]
                     d = g.digit[node]
                     if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
-                        closure = (s_cell * 9 + d - 1) * 2
+                        closure = (s_cell * 9 + d - 1) * 4 + flag
                         if closure not in parent and closure != s_state:
                             parent[closure] = state
                     new_on = 0
@@ -200,13 +202,12 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                     targets = strong[node]
                     new_on = 1
                 for m in targets:
-                    st = m * 2 + new_on
+                    st = m * 4 + (2 if m >= CELL_NODES else flag) + new_on
                     if st in parent:
                         continue
-                    if cells_of[m] & s_bit:
-                        if cell_of[m] != s_cell or state == s_state:
-                            continue  # group over the start cell, or first link stays
-                        parent[st] = state  # back in the start cell: a loop, not expanded
+                    if cell_of[m] == s_cell:
+                        if state != s_state:  # the first link must leave the start cell
+                            parent[st] = state  # back in the start cell: a loop, not expanded
                         continue
                     parent[st] = state
                     nxt.append(st)
@@ -221,12 +222,15 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         if prefix >= 0:
             out.append(prefix)
         out.reverse()
+        out = [(st >> 2) * 2 + (st & 1) for st in out]
         start_cells = cells_of[out[0] >> 1]
         seen = 0
         prev = 0
         for k, st in enumerate(out):
             cs = cells_of[st >> 1]
-            if cs & seen and cs != prev and not (k == len(out) - 1 and cs == start_cells):
+            # a group may cover the start cell: the loop closes through a single cell
+            again = cs & seen & ~start_cells if st >> 1 >= CELL_NODES else cs & seen
+            if again and cs != prev and not (k == len(out) - 1 and cs == start_cells):
                 return None  # a cell left and entered again
             seen |= cs
             prev = cs
@@ -303,8 +307,10 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         for (d, on), parent in searches.items():
             start = s_cell * 9 + d - 1
             for end in parent:
-                end_node = end >> 1
-                if end_node >= CELL_NODES or end_node // 9 != s_cell or end == start * 2 + on:
+                end_node = end >> 2
+                if end_node >= CELL_NODES or end_node // 9 != s_cell or end >> 1 & 1 != grouped:
+                    continue
+                if end_node == start and end & 1 == on:
                     continue
                 e = end_node % 9 + 1
                 chain = path(parent, end)
@@ -328,14 +334,16 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                 add(kind, chain, elims)
         # AICs start with a strong link: out of the cell, or inside a bivalue cell
         for d in digits:
-            start_off = (s_cell * 9 + d - 1) * 2
+            start_off = (s_cell * 9 + d - 1) * 4
             sources = [(searches[(d, False)], -1)]
             if bivalue:
                 other = digits[0] if digits[1] == d else digits[1]
                 sources.append((searches[(other, True)], start_off))
             for parent, prefix in sources:
                 for end in parent:
-                    end_node = end >> 1
+                    end_node = end >> 2
+                    if end >> 1 & 1 != grouped:
+                        continue
                     if not end & 1 or end_node >= CELL_NODES or end_node // 9 == s_cell:
                         continue
                     t_cell, e = end_node // 9, end_node % 9 + 1
