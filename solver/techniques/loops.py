@@ -447,8 +447,15 @@ def describe_chain(step: Step) -> str:
                 f"other, so neither can hold the other's digit"
             )
     elif kind == DNL:
-        assumed = f"{start}{'=' if first_on else '<>'}{first_digit}"
-        why = f"assuming {assumed} comes back to {start} in contradiction"
+        d, e = first_digit, last_digit
+        if first_on and d == e:
+            why = f"if {start} were {d}, the loop would take {d} out of it again"
+        elif first_on:
+            why = f"if {start} were {d}, the loop would make it {e} as well"
+        elif d == e:
+            why = f"if {start} were not {d}, the loop would put {d} back, so {start} is {d}"
+        else:
+            why = f"if {start} were {e}, the loop read backwards would make it {d} as well"
     else:
         why = "the loop closes, so every weak link in it is strong as well"
     return f"{name}: {eureka(chain)}: {why}: {text}"
