@@ -74,6 +74,17 @@ from .uniqueness import (
 )
 
 # imports: chains and loops
+# isort: split
+from .loops import (
+    describe_chain,
+    find_aic,
+    find_continuous_nice_loop,
+    find_discontinuous_nice_loop,
+    find_grouped_aic,
+    find_grouped_continuous_nice_loop,
+    find_grouped_discontinuous_nice_loop,
+)
+
 # imports: almost locked sets
 # imports: last resort
 
@@ -179,6 +190,18 @@ _REGISTRY: list[Technique] = [
     Technique("xy-chain", "XY-Chain", "XYC", "chains", ("0702",), 260, "unfair",
               find_xy_chain, describe_xy_chain),
     # registry: chains and loops
+    Technique("continuous-nice-loop", "Continuous Nice Loop", "CNL", "chains", ("0706",), 280,
+              "unfair", find_continuous_nice_loop, describe_chain),
+    Technique("discontinuous-nice-loop", "Discontinuous Nice Loop", "DNL", "chains", ("0707",),
+              280, "unfair", find_discontinuous_nice_loop, describe_chain),
+    Technique("aic", "AIC", "AIC", "chains", ("0708",), 280, "unfair", find_aic, describe_chain),
+    Technique("grouped-continuous-nice-loop", "Grouped Continuous Nice Loop", "GCNL", "chains",
+              (), 300, "unfair", find_grouped_continuous_nice_loop, describe_chain),
+    Technique("grouped-discontinuous-nice-loop", "Grouped Discontinuous Nice Loop", "GDNL",
+              "chains", (), 300, "unfair", find_grouped_discontinuous_nice_loop,
+              describe_chain),
+    Technique("grouped-aic", "Grouped AIC", "GAIC", "chains", (), 300, "unfair",
+              find_grouped_aic, describe_chain),
     # registry: almost locked sets
     # registry: last resort
 ]  # fmt: skip

@@ -1,0 +1,461 @@
+"""Nice Loops and Alternating Inference Chains (AIC), plain and grouped (HoDoKu 0706-0711).
+
+A node is a candidate (one cell, one digit) or, in the grouped search, a group node: the
+2-3 cells of a box-line intersection that hold a digit ("the digit is in one of them").
+If a node is true, every node it weakly links to is false; if a node is false, every
+node it strongly links to is true. From every candidate, once assumed true and once
+assumed false, a breadth-first search follows these alternating implications; the
+shortest chain to each node is kept. Then, as HoDoKu does:
+
+- a chain that comes back to its start cell is a Nice Loop: discontinuous when the two
+  ends contradict each other (the start candidate goes, or is the only one left),
+  continuous when they agree (every weak link of the loop becomes strong, so candidates
+  seeing both ends of a weak link go, and cells entered and left by strong links keep
+  only their two loop digits);
+- a chain from "candidate off" to another cell's "candidate on" is an AIC: one of its
+  ends is true, so a candidate seeing both ends of the same digit goes (at least two of
+  them, else HoDoKu calls it a Nice Loop), or, with different digits in cells that see
+  each other, each end's digit leaves the other end.
+
+A step is grouped when its chain holds a group node; the grouped techniques only report
+those (the plain ones come first in the solve order). Both searches run once per grid
+state and are shared by the three techniques of their kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from ..grid import (
+    BIT,
+    COL_OF,
+    DIGITS_IN,
+    HOUSES,
+    PEER_BITS,
+    POPCOUNT,
+    ROW_OF,
+    Grid,
+    cells_of_bits,
+)
+from ..steps import ChainNode, Step, eliminations_text
+
+MAX_LINKS = 24  # longer chains explain nothing a person can follow
+CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
+
+CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
+GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
+
+
+def _count(bits: int) -> int:
+    """Number of cells in an 81-bit cell set."""
+    return bin(bits).count("1")
+
+
+_HOUSE_BITS: tuple[int, ...] = tuple(sum(1 << c for c in h) for h in HOUSES)
+_BOX_BITS: tuple[int, ...] = _HOUSE_BITS[18:]
+
+
+class _Graph:
+    """Nodes and their links for one grid state; group nodes get ids from 729 up."""
+
+    __slots__ = ("buddies", "cell", "cells", "digit", "strong", "weak")
+
+    def __init__(self, grid: Grid, grouped: bool) -> None:
+        cands = grid.candidates
+        digit_bits = [0] * 10
+        for c in range(81):
+            for d in DIGITS_IN[cands[c]]:
+                digit_bits[d] |= 1 << c
+        self.digit: list[int] = [n % 9 + 1 for n in range(CELL_NODES)]
+        self.cell: list[int] = [n // 9 for n in range(CELL_NODES)]
+        self.cells: list[int] = [1 << (n // 9) for n in range(CELL_NODES)]
+        self.buddies: list[int] = [PEER_BITS[n // 9] for n in range(CELL_NODES)]
+        # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
+        group_of: dict[tuple[int, int], int] = {}
+        if grouped:
+            for d in range(1, 10):
+                for line in range(18):
+                    in_line = 0
+                    for c in HOUSES[line]:
+                        in_line |= 1 << c
+                    in_line &= digit_bits[d]
+                    for box in range(9):
+                        part = in_line & _BOX_BITS[box]
+                        if _count(part) >= 2:
+                            group_of[(d, part)] = len(self.digit)
+                            members = cells_of_bits(part)
+                            budd = PEER_BITS[members[0]]
+                            for m in members[1:]:
+                                budd &= PEER_BITS[m]
+                            self.digit.append(d)
+                            self.cell.append(-1)
+                            self.cells.append(part)
+                            self.buddies.append(budd)
+        size = len(self.digit)
+        self.weak: list[list[int]] = [[] for _ in range(size)]
+        self.strong: list[list[int]] = [[] for _ in range(size)]
+        weak, strong = self.weak, self.strong
+        for c in range(81):
+            mask = cands[c]
+            if not mask:
+                continue
+            digits = DIGITS_IN[mask]
+            for d in digits:
+                n = c * 9 + d - 1
+                weak[n].extend(c * 9 + e - 1 for e in digits if e != d)
+                weak[n].extend(p * 9 + d - 1 for p in cells_of_bits(PEER_BITS[c] & digit_bits[d]))
+            if len(digits) == 2:
+                a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
+                strong[a].append(b)
+                strong[b].append(a)
+        groups = range(CELL_NODES, size)
+        for g in groups:
+            d, part = self.digit[g], self.cells[g]
+            for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
+                weak[g].append(p * 9 + d - 1)
+                weak[p * 9 + d - 1].append(g)
+            for h in groups:
+                if (
+                    h != g
+                    and self.digit[h] == d
+                    and not self.cells[h] & part
+                    and _share_house(part, self.cells[h])
+                ):
+                    weak[g].append(h)
+        # strong links: a house whose other places for the digit are exactly one node
+        for d in range(1, 10):
+            for house in range(27):
+                placed = _HOUSE_BITS[house] & digit_bits[d]
+                count = _count(placed)
+                if count < 2:
+                    continue
+                members = cells_of_bits(placed)
+                if count == 2:
+                    a, b = members[0] * 9 + d - 1, members[1] * 9 + d - 1
+                    strong[a].append(b)
+                    strong[b].append(a)
+                if not group_of:
+                    continue
+                # nodes inside this house: its cells and the group nodes it contains
+                nodes = [c * 9 + d - 1 for c in members]
+                nodes.extend(
+                    g for (gd, part), g in group_of.items() if gd == d and part & placed == part
+                )
+                for n in nodes:
+                    if n < CELL_NODES:
+                        continue  # cell-to-cell pairs are done above; cell-to-group below
+                    rest = placed & ~self.cells[n]
+                    if _count(rest) == 1:
+                        m = (rest.bit_length() - 1) * 9 + d - 1
+                    else:
+                        m = group_of.get((d, rest), -1)
+                        if m < 0:
+                            continue
+                    if m not in strong[n]:
+                        strong[n].append(m)
+                    if n not in strong[m]:
+                        strong[m].append(n)
+
+
+def _share_house(a: int, b: int) -> bool:
+    """Whether two cell sets lie together in one row, column or box."""
+    return any(h & a == a and h & b == b for h in _HOUSE_BITS)
+
+
+# A chain node is node * 2 + (1 if true else 0); a search state also says whether the
+# chain to it went through a group node (+2), so that the shortest grouped chain is kept too.
+State = int  # node * 4 + grouped * 2 + on
+
+
+def _search(grid: Grid, grouped: bool) -> list[Step]:
+    """Every Nice Loop and AIC of the grid (grouped search: those with a group node)."""
+    g = _Graph(grid, grouped)
+    cands = grid.candidates
+    strong, weak, cell_of, cells_of = g.strong, g.weak, g.cell, g.cells
+    # Off nodes without a strong link are dead ends inside a chain: expand only into
+    # nodes that can go on; loop closures into the start cell are checked on their own.
+    weak_go = [[m for m in ws if strong[m]] for ws in weak]
+    found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
+
+    def bfs(start: int, on: bool) -> dict[State, State]:
+        """Shortest chains from one assumption; the first link leaves the start cell."""
+        s_cell = start // 9
+        s_state = start * 4 + on
+        parent: dict[State, State] = {s_state: -1}
+        frontier = [s_state]
+        depth = 0
+        while frontier and depth < MAX_LINKS:
+            depth += 1
+            nxt: list[State] = []
+            for state in frontier:
+                node = state >> 2
+                flag = state & 2
+                if state & 1:
+                    targets = weak_go[node]
+                    d = g.digit[node]
+                    if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
+                        closure = (s_cell * 9 + d - 1) * 4 + flag
+                        if closure not in parent and closure != s_state:
+                            parent[closure] = state
+                    new_on = 0
+                else:
+                    targets = strong[node]
+                    new_on = 1
+                for m in targets:
+                    st = m * 4 + (2 if m >= CELL_NODES else flag) + new_on
+                    if st in parent:
+                        continue
+                    if cell_of[m] == s_cell:
+                        if state != s_state:  # the first link must leave the start cell
+                            parent[st] = state  # back in the start cell: a loop, not expanded
+                        continue
+                    parent[st] = state
+                    nxt.append(st)
+            frontier = nxt
+        return parent
+
+    def path(parent: dict[State, State], end: State, prefix: State = -1) -> list[State] | None:
+        """The chain to ``end`` (after ``prefix`` if given), or None for a lasso."""
+        out = [end]
+        while parent[out[-1]] >= 0:
+            out.append(parent[out[-1]])
+        if prefix >= 0:
+            out.append(prefix)
+        out.reverse()
+        out = [(st >> 2) * 2 + (st & 1) for st in out]
+        start_cells = cells_of[out[0] >> 1]
+        seen = 0
+        prev = 0
+        for k, st in enumerate(out):
+            cs = cells_of[st >> 1]
+            # a group may cover the start cell: the loop closes through a single cell
+            again = cs & seen & ~start_cells if st >> 1 >= CELL_NODES else cs & seen
+            if again and cs != prev and not (k == len(out) - 1 and cs == start_cells):
+                return None  # a cell left and entered again
+            seen |= cs
+            prev = cs
+        return out
+
+    def add(kind: str, chain: list[State], elims: set[tuple[int, int]]) -> None:
+        if not elims:
+            return
+        is_grouped = any(st >> 1 >= CELL_NODES for st in chain)
+        if grouped != is_grouped:
+            return
+        tech = GROUPED[kind] if grouped else kind
+        key = (tech, frozenset(elims))
+        old = found.get(key)
+        if old is not None and old[0] <= len(chain):
+            return
+        nodes: tuple[ChainNode, ...] = tuple(
+            (tuple(cells_of_bits(cells_of[st >> 1])), g.digit[st >> 1], bool(st & 1))
+            for st in chain
+        )
+        cells: list[int] = []
+        for cs, _d, _on in nodes:
+            cells.extend(c for c in cs if c not in cells)
+        step = Step(
+            tech,
+            eliminations=tuple(sorted(elims)),
+            cells=tuple(cells),
+            digits=tuple(sorted({d for _c, d, _o in nodes})),
+            chain=nodes,
+        )
+        found[key] = (len(chain), step)
+
+    def continuous(chain: list[State], s_cell: int) -> set[tuple[int, int]]:
+        elims: set[tuple[int, int]] = set()
+        chain_cells = 0
+        for st in chain:
+            chain_cells |= cells_of[st >> 1]
+        first_strong = not chain[0] & 1
+        last_strong = bool(chain[-1] & 1)
+        last = len(chain) - 1
+        if first_strong and last_strong:
+            keep = BIT[g.digit[chain[0] >> 1]] | BIT[g.digit[chain[-1] >> 1]]
+            elims.update((s_cell, e) for e in DIGITS_IN[cands[s_cell] & ~keep])
+        for i in range(1, last + 1):
+            node, prev = chain[i] >> 1, chain[i - 1] >> 1
+            if chain[i] & 1:
+                # entered by a strong link, weak link inside the cell, strong link out
+                if (
+                    i <= last - 2
+                    and node < CELL_NODES
+                    and cell_of[prev] != cell_of[node]
+                    and not chain[i + 1] & 1
+                    and cell_of[chain[i + 1] >> 1] == cell_of[node]
+                    and chain[i + 2] & 1
+                    and cell_of[chain[i + 2] >> 1] != cell_of[node]
+                ):
+                    c = cell_of[node]
+                    keep = BIT[g.digit[node]] | BIT[g.digit[chain[i + 2] >> 1]]
+                    elims.update((c, e) for e in DIGITS_IN[cands[c] & ~keep])
+            elif cell_of[prev] != cell_of[node] or node >= CELL_NODES:
+                # weak link between cells: its digit leaves cells seeing both ends
+                d = g.digit[node]
+                bits = g.buddies[prev] & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
+                elims.update((c, d) for c in cells_of_bits(bits) if cands[c] & BIT[d])
+        return elims
+
+    for s_cell in range(81):
+        s_mask = cands[s_cell]
+        if not s_mask:
+            continue
+        bivalue = POPCOUNT[s_mask] == 2
+        digits = DIGITS_IN[s_mask]
+        searches = {(d, on): bfs(s_cell * 9 + d - 1, on) for d in digits for on in (True, False)}
+        for (d, on), parent in searches.items():
+            start = s_cell * 9 + d - 1
+            for end in parent:
+                end_node = end >> 2
+                if end_node >= CELL_NODES or end_node // 9 != s_cell or end >> 1 & 1 != grouped:
+                    continue
+                if end_node == start and end & 1 == on:
+                    continue
+                e = end_node % 9 + 1
+                chain = path(parent, end)
+                if chain is None or len(chain) < 4:
+                    continue
+                first_strong, last_strong = not on, bool(end & 1)
+                if first_strong == last_strong and e == d:
+                    kind = DNL
+                    if first_strong:
+                        elims = {(s_cell, x) for x in digits if x != d}
+                    else:
+                        elims = {(s_cell, d)}
+                elif first_strong != last_strong and e != d:
+                    kind = DNL
+                    elims = {(s_cell, e if first_strong else d)}
+                elif first_strong == last_strong and e != d and (first_strong or bivalue):
+                    kind = CNL
+                    elims = continuous(chain, s_cell)
+                else:
+                    continue
+                add(kind, chain, elims)
+        # AICs start with a strong link: out of the cell, or inside a bivalue cell
+        for d in digits:
+            start_off = (s_cell * 9 + d - 1) * 4
+            sources = [(searches[(d, False)], -1)]
+            if bivalue:
+                other = digits[0] if digits[1] == d else digits[1]
+                sources.append((searches[(other, True)], start_off))
+            for parent, prefix in sources:
+                for end in parent:
+                    end_node = end >> 2
+                    if end >> 1 & 1 != grouped:
+                        continue
+                    if not end & 1 or end_node >= CELL_NODES or end_node // 9 == s_cell:
+                        continue
+                    t_cell, e = end_node // 9, end_node % 9 + 1
+                    if e == d:
+                        bits = PEER_BITS[s_cell] & PEER_BITS[t_cell]
+                        elims = {(c, d) for c in cells_of_bits(bits) if cands[c] & BIT[d]}
+                        if len(elims) < 2:
+                            continue  # one elimination is a discontinuous nice loop
+                    elif (
+                        PEER_BITS[s_cell] >> t_cell & 1
+                        and s_mask & BIT[e]
+                        and cands[t_cell] & BIT[d]
+                    ):
+                        elims = {(s_cell, e), (t_cell, d)}
+                    else:
+                        continue
+                    chain = path(parent, end, prefix)
+                    if chain is None or len(chain) < 4:
+                        continue
+                    add(AIC, chain, elims)
+
+    return [step for _n, step in sorted(found.values(), key=lambda ns: ns[0])]
+
+
+_CACHE: dict[bool, tuple[tuple[int, ...], list[Step]]] = {}
+
+
+def _steps(grid: Grid, grouped: bool) -> list[Step]:
+    """The search's result for this grid state, computed once for the techniques sharing it."""
+    key = tuple(grid.candidates)
+    hit = _CACHE.get(grouped)
+    if hit is None or hit[0] != key:
+        hit = (key, _search(grid, grouped))
+        _CACHE[grouped] = hit
+    return hit[1]
+
+
+def _finder(tech: str, grouped: bool) -> Callable[[Grid], Iterator[Step]]:
+    def find(grid: Grid) -> Iterator[Step]:
+        for step in _steps(grid, grouped):
+            if step.technique == tech:
+                yield step
+
+    find.__name__ = "find_" + tech.replace("-", "_")
+    find.__doc__ = (
+        f"Every {tech} of the grid, shortest chain first. Evidence: ``chain`` the nodes "
+        "(cells, digit, on) in order of inference, ``cells`` and ``digits`` those it uses."
+    )
+    return find
+
+
+find_continuous_nice_loop = _finder(CNL, False)
+find_discontinuous_nice_loop = _finder(DNL, False)
+find_aic = _finder(AIC, False)
+find_grouped_continuous_nice_loop = _finder(GROUPED[CNL], True)
+find_grouped_discontinuous_nice_loop = _finder(GROUPED[DNL], True)
+find_grouped_aic = _finder(GROUPED[AIC], True)
+
+
+def node_name(cells: tuple[int, ...]) -> str:
+    """``r3c7`` for one cell, ``r3c78`` or ``r12c7`` for a group in a row or a column."""
+    rows = sorted({ROW_OF[c] + 1 for c in cells})
+    cols = sorted({COL_OF[c] + 1 for c in cells})
+    return "r" + "".join(map(str, rows)) + "c" + "".join(map(str, cols))
+
+
+def eureka(chain: tuple[ChainNode, ...]) -> str:
+    """Eureka notation: ``(5)r1c2=(5)r3c2-(5)r3c7=(8)r3c7`` (``=`` strong, ``-`` weak)."""
+    out = []
+    for i, (cells, digit, on) in enumerate(chain):
+        if i:
+            out.append("=" if on else "-")
+        out.append(f"({digit}){node_name(cells)}")
+    return "".join(out)
+
+
+_NAMES = {
+    CNL: "Continuous Nice Loop",
+    DNL: "Discontinuous Nice Loop",
+    AIC: "AIC",
+}
+
+
+def describe_chain(step: Step) -> str:
+    """One line: the chain in Eureka notation and what it proves."""
+    grouped = step.technique.startswith("grouped-")
+    kind = step.technique.removeprefix("grouped-")
+    name = ("Grouped " if grouped else "") + _NAMES[kind]
+    chain = step.chain
+    text = eliminations_text(step.eliminations)
+    first_cells, first_digit, first_on = chain[0]
+    last_cells, last_digit, _ = chain[-1]
+    start = node_name(first_cells)
+    if kind == AIC:
+        end = node_name(last_cells)
+        if first_digit == last_digit:
+            why = f"either {start} or {end} is {first_digit}, so cells seeing both lose it"
+        else:
+            why = (
+                f"{start} is {first_digit} or {end} is {last_digit}; the two cells see each "
+                f"other, so neither can hold the other's digit"
+            )
+    elif kind == DNL:
+        d, e = first_digit, last_digit
+        if first_on and d == e:
+            why = f"if {start} were {d}, the loop would take {d} out of it again"
+        elif first_on:
+            why = f"if {start} were {d}, the loop would make it {e} as well"
+        elif d == e:
+            why = f"if {start} were not {d}, the loop would put {d} back, so {start} is {d}"
+        else:
+            why = f"if {start} were {e}, the loop read backwards would make it {d} as well"
+    else:
+        why = "the loop closes, so every weak link in it is strong as well"
+    return f"{name}: {eureka(chain)}: {why}: {text}"
