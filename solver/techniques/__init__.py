@@ -41,6 +41,16 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 # imports: uniqueness
 # imports: chains and loops
 # imports: almost locked sets
+# isort: split
+from .als import (
+    describe_als_xy_wing,
+    describe_als_xz,
+    describe_death_blossom,
+    find_als_xy_wing,
+    find_als_xz,
+    find_death_blossom,
+)
+
 # imports: last resort
 
 # (id, name, short code, family, HoDoKu codes, weight, level, finder, describer)
@@ -106,6 +116,12 @@ _REGISTRY: list[Technique] = [
               find_xy_chain, describe_xy_chain),
     # registry: chains and loops
     # registry: almost locked sets
+    Technique("als-xz", "ALS-XZ", "AXZ", "als", ("0901",), 300, "unfair",
+              find_als_xz, describe_als_xz),
+    Technique("als-xy-wing", "ALS-XY-Wing", "AXY", "als", ("0902",), 320, "unfair",
+              find_als_xy_wing, describe_als_xy_wing),
+    Technique("death-blossom", "Death Blossom", "DB", "als", ("0904",), 360, "unfair",
+              find_death_blossom, describe_death_blossom),
     # registry: last resort
 ]  # fmt: skip
 
