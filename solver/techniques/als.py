@@ -80,40 +80,51 @@ def _seen_by_all(bits: int) -> int:
     return out
 
 
+# Subsets s of up to 9 house cells by index bitmask: the lowest index, s without it, |s|.
+_LOW = tuple((s & -s).bit_length() - 1 for s in range(512))
+_REST = tuple(s & (s - 1) for s in range(512))
+_SIZE = tuple(bin(s).count("1") for s in range(512))
+
+
 def _collect_alses(grid: Grid, digit_bits: tuple[int, ...]) -> list[Als]:
     cands, values = grid.candidates, grid.values
     found: dict[int, Als] = {}
+    seen_memo: dict[int, int] = {}
+    low_, rest_, size_, popcount = _LOW, _REST, _SIZE, POPCOUNT
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if not values[c]]
         n = len(empty)
         if n < 2:
             continue
-        # Subsets of the house's empty cells by index bitmask: masks[s] is the digit mask
-        # and bits[s] the cell set of subset s, each built from s without its lowest bit.
-        size = 1 << n
-        masks = [0] * size
-        cbits = [0] * size
-        counts = [0] * size
-        for s in range(1, size):
-            low = s & -s
-            i = low.bit_length() - 1
-            rest = s ^ low
-            masks[s] = masks[rest] | cands[empty[i]]
-            cbits[s] = cbits[rest] | 1 << empty[i]
-            counts[s] = counts[rest] + 1
-            k = counts[s]
-            if k <= MAX_ALS_CELLS and POPCOUNT[masks[s]] == k + 1 and cbits[s] not in found:
-                found[cbits[s]] = _make_als(cbits[s], masks[s], h, digit_bits)
+        cm = [cands[c] for c in empty]
+        masks = [0] * (1 << n)
+        for s in range(1, 1 << n):
+            m = masks[rest_[s]] | cm[low_[s]]
+            masks[s] = m
+            k = size_[s]
+            if popcount[m] == k + 1 and k <= MAX_ALS_CELLS:
+                bits = 0
+                t = s
+                while t:
+                    bits |= 1 << empty[low_[t]]
+                    t = rest_[t]
+                if bits not in found:
+                    found[bits] = _make_als(bits, m, h, digit_bits, seen_memo)
     return list(found.values())
 
 
-def _make_als(bits: int, mask: int, house: int, digit_bits: tuple[int, ...]) -> Als:
+def _make_als(
+    bits: int, mask: int, house: int, digit_bits: tuple[int, ...], seen_memo: dict[int, int]
+) -> Als:
     dcells = [0] * 10
     buddies = [0] * 10
     for d in DIGITS_IN[mask]:
         dc = bits & digit_bits[d]
         dcells[d] = dc
-        buddies[d] = _seen_by_all(dc) & digit_bits[d] & ~bits
+        seen = seen_memo.get(dc)
+        if seen is None:
+            seen = seen_memo[dc] = _seen_by_all(dc)
+        buddies[d] = seen & digit_bits[d] & ~bits
     return Als(bits, tuple(cells_of_bits(bits)), mask, house, tuple(dcells), tuple(buddies))
 
 
@@ -125,31 +136,52 @@ def als_index(grid: Grid) -> AlsIndex:
         return hit
     digit_bits = _digit_cell_bits(grid)
     alses = _collect_alses(grid, digit_bits)
+    # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them and
+    # test each pair of groups once instead of every pair of ALS.
+    rc_of: dict[tuple[int, int], int] = {}
+    seen_memo: dict[int, int] = {}
+    for d in range(1, 10):
+        groups: dict[int, list[int]] = {}
+        for i, a in enumerate(alses):
+            dc = a.dcells[d]
+            if dc:
+                groups.setdefault(dc, []).append(i)
+        dbit = 1 << (d - 1)
+        by_low: dict[int, list[tuple[int, list[int]]]] = {}
+        for s2, l2 in groups.items():
+            by_low.setdefault((s2 & -s2).bit_length() - 1, []).append((s2, l2))
+        for s1, l1 in groups.items():
+            seen = seen_memo.get(s1)
+            if seen is None:
+                seen = seen_memo[s1] = _seen_by_all(s1)
+            seen &= digit_bits[d]
+            for c in cells_of_bits(seen):
+                for s2, l2 in by_low.get(c, ()):
+                    if s2 & ~seen:
+                        continue
+                    for i in l1:
+                        for j in l2:
+                            if i < j:
+                                key = (i, j)
+                                rc_of[key] = rc_of.get(key, 0) | dbit
     links: list[list[tuple[int, int]]] = [[] for _ in alses]
     overlap_links: list[list[tuple[int, int]]] = [[] for _ in alses]
-    for i, a in enumerate(alses):
-        abits, amask, abuddies, adcells = a.bits, a.mask, a.buddies, a.dcells
-        for j in range(i + 1, len(alses)):
-            b = alses[j]
-            common = amask & b.mask
-            if not common:
-                continue
-            shared = abits & b.bits
-            rc = 0
-            bd = b.dcells
-            for d in DIGITS_IN[common]:
-                # every d of b sees every d of a (a's d-cells see b's by symmetry); with an
-                # overlap, no d may lie in it (that d would be in both sets)
-                if shared and (adcells[d] | bd[d]) & shared:
-                    continue
-                if not bd[d] & ~(abuddies[d] | shared):
-                    rc |= 1 << (d - 1)
+    for (i, j), rc in sorted(rc_of.items()):
+        a, b = alses[i], alses[j]
+        shared = a.bits & b.bits
+        if shared:
+            # an RC digit may not lie in the overlap (it would be in both sets)
+            for d in DIGITS_IN[rc]:
+                if (a.dcells[d] | b.dcells[d]) & shared:
+                    rc &= ~(1 << (d - 1))
             if rc:
                 overlap_links[i].append((j, rc))
                 overlap_links[j].append((i, rc))
-                if not shared:
-                    links[i].append((j, rc))
-                    links[j].append((i, rc))
+        else:
+            links[i].append((j, rc))
+            links[j].append((i, rc))
+            overlap_links[i].append((j, rc))
+            overlap_links[j].append((i, rc))
     index = AlsIndex(
         tuple(alses),
         tuple(tuple(x) for x in links),
