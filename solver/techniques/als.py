@@ -162,8 +162,7 @@ def als_index(grid: Grid) -> AlsIndex:
                     for i in l1:
                         for j in l2:
                             if i < j:
-                                key = (i, j)
-                                rc_of[key] = rc_of.get(key, 0) | dbit
+                                rc_of[i, j] = rc_of.get((i, j), 0) | dbit
     links: list[list[tuple[int, int]]] = [[] for _ in alses]
     overlap_links: list[list[tuple[int, int]]] = [[] for _ in alses]
     for (i, j), rc in sorted(rc_of.items()):
