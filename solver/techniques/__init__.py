@@ -50,6 +50,7 @@ from .als import (
     find_als_xz,
     find_death_blossom,
 )
+from .sue_de_coq import describe_sue_de_coq, find_sue_de_coq
 
 # imports: last resort
 
@@ -116,6 +117,8 @@ _REGISTRY: list[Technique] = [
               find_xy_chain, describe_xy_chain),
     # registry: chains and loops
     # registry: almost locked sets
+    Technique("sue-de-coq", "Sue de Coq", "SdC", "als", ("1101",), 250, "unfair",
+              find_sue_de_coq, describe_sue_de_coq),
     Technique("als-xz", "ALS-XZ", "AXZ", "als", ("0901",), 300, "unfair",
               find_als_xz, describe_als_xz),
     Technique("als-xy-wing", "ALS-XY-Wing", "AXY", "als", ("0902",), 320, "unfair",
