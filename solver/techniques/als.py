@@ -288,9 +288,10 @@ def describe_als_xz(step: Step) -> str:
             "set), so each set gets exactly one of them and the rest of both sets is locked"
         )
     else:
+        zs = "/".join(map(str, sorted({d for _, d in step.eliminations})))
         why = (
             f"{rcs[0]} is a restricted common (it can be in only one of them), so the other "
-            "set is locked and every digit they share is in one of the two"
+            f"set is locked and {zs}, found in both, must be in one of the two"
         )
     return (
         f"ALS-XZ: {_set_text(a, da)} and {_set_text(b, db)} are almost locked sets; "
