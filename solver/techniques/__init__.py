@@ -43,9 +43,11 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 # imports: almost locked sets
 # isort: split
 from .als import (
+    describe_als_chain,
     describe_als_xy_wing,
     describe_als_xz,
     describe_death_blossom,
+    find_als_chain,
     find_als_xy_wing,
     find_als_xz,
     find_death_blossom,
@@ -123,6 +125,8 @@ _REGISTRY: list[Technique] = [
               find_als_xz, describe_als_xz),
     Technique("als-xy-wing", "ALS-XY-Wing", "AXY", "als", ("0902",), 320, "unfair",
               find_als_xy_wing, describe_als_xy_wing),
+    Technique("als-chain", "ALS-Chain", "AC", "als", ("0903",), 340, "unfair",
+              find_als_chain, describe_als_chain),
     Technique("death-blossom", "Death Blossom", "DB", "als", ("0904",), 360, "unfair",
               find_death_blossom, describe_death_blossom),
     # registry: last resort

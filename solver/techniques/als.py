@@ -26,8 +26,7 @@ from ..grid import DIGITS_IN, HOUSES, PEER_BITS, POPCOUNT, Grid, cell_name, cell
 from ..steps import ChainNode, Step, cells_text, eliminations_text
 
 MAX_ALS_CELLS = 8  # HoDoKu's bound: an ALS of 9 cells would be a whole house
-MAX_CHAIN_ALS = 6  # ALS in one chain (4..6); longer chains are no lesson for a person
-CHAIN_BUDGET = 20000  # chain extensions tried per search, a guard on dense states
+MAX_CHAIN_ALS = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
 BLOSSOM_BUDGET = 20000  # petal combinations tried per search
 ALL_CELLS = (1 << 81) - 1
 
@@ -341,57 +340,88 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
     """A chain of 4+ ALS, each joined to the next by a restricted common that differs
     from the one before: if the first set lacks z it is locked, so is every next set, and
     the last holds z. A digit z common to both ends (not the end RCs) leaves cells seeing
-    all of its cells in both ends. Chains up to ``MAX_CHAIN_ALS`` sets, searched depth
-    first from every set."""
+    all of its cells in both ends.
+
+    Breadth first from every set over states (set, RC just used, first RC, length up to
+    4): the eliminations depend only on the ends and their RCs, so every result is found
+    by a shortest chain, in time bounded by the number of states rather than of paths.
+    """
     index = als_index(grid)
     alses, links = index.alses, index.links
     reported: set[frozenset[tuple[int, int]]] = set()
-    budget = [CHAIN_BUDGET]
     for start in range(len(alses)):
         first = alses[start]
+        if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
+            continue  # nothing outside the first set sees any of its digits
+        # state: (set, RC mask just used, first RC mask, min(sets so far, 4))
+        parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None] = {}
+        frontier: list[tuple[int, int, int, int]] = []
         for nxt, rc in links[start]:
-            # a doubly linked first RC: either digit may be the one the chain uses
             for x in DIGITS_IN[rc]:
-                yield from _chain_from(
-                    alses, links, [start, nxt], [1 << (x - 1)], first, reported, budget
-                )
-                if budget[0] <= 0:
-                    return
-
-
-def _chain_from(
-    alses: tuple[Als, ...],
-    links: tuple[tuple[tuple[int, int], ...], ...],
-    path: list[int],
-    rcs: list[int],
-    first: Als,
-    reported: set[frozenset[tuple[int, int]]],
-    budget: list[int],
-) -> Iterator[Step]:
-    last_rc = rcs[-1]
-    for nxt, rc in links[path[-1]]:
-        if nxt in path:
-            continue
-        actual = rc & ~last_rc  # the RC used next must differ from the one just used
-        if not actual:
-            continue
-        budget[0] -= 1
-        if budget[0] <= 0:
-            return
-        path.append(nxt)
-        rcs.append(actual)
-        if len(path) >= 4:
-            end = alses[nxt]
-            zs = first.mask & end.mask & ~rcs[0] & ~actual
-            if zs:
-                elims = _common_elims(first, end, zs)
-                if elims and _new(reported, elims):
+                bit = 1 << (x - 1)
+                state = (nxt, bit, bit, 2)
+                if state not in parent:
+                    parent[state] = None
+                    frontier.append(state)
+        length = 2
+        while frontier and length < MAX_CHAIN_ALS:
+            length += 1
+            nxt_frontier: list[tuple[int, int, int, int]] = []
+            for state in frontier:
+                here, last, x1, _ = state
+                for nxt, rc in links[here]:
+                    actual = rc & ~last  # the RC used next must differ from the one just used
+                    if not actual or nxt == start:
+                        continue
+                    new = (nxt, actual, x1, min(length, 4))
+                    if new in parent:
+                        continue
+                    parent[new] = state
+                    nxt_frontier.append(new)
+                    if length < 4:
+                        continue
+                    end = alses[nxt]
+                    zs = first.mask & end.mask & ~x1 & ~actual
+                    if not zs:
+                        continue
+                    elims = _common_elims(first, end, zs)
+                    if not elims:
+                        continue
+                    path = _chain_path(parent, new, start)
+                    if len(set(path)) < len(path) or not _new(reported, elims):
+                        continue  # a set used twice is no chain to show
+                    rcs = _chain_rcs(parent, new)
                     chain = [alses[i] for i in path]
                     yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
-        if len(path) < MAX_CHAIN_ALS:
-            yield from _chain_from(alses, links, path, rcs, first, reported, budget)
-        path.pop()
-        rcs.pop()
+            frontier = nxt_frontier
+
+
+def _chain_path(
+    parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None],
+    state: tuple[int, int, int, int],
+    start: int,
+) -> list[int]:
+    """The sets of the chain ending in ``state``, from the start."""
+    out = []
+    node: tuple[int, int, int, int] | None = state
+    while node is not None:
+        out.append(node[0])
+        node = parent[node]
+    out.append(start)
+    return out[::-1]
+
+
+def _chain_rcs(
+    parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None],
+    state: tuple[int, int, int, int],
+) -> list[int]:
+    """The RC masks used along the chain ending in ``state``, from the start."""
+    out = []
+    node: tuple[int, int, int, int] | None = state
+    while node is not None:
+        out.append(node[1])
+        node = parent[node]
+    return out[::-1]
 
 
 def _or(masks: list[int]) -> int:
