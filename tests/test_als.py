@@ -60,6 +60,10 @@ XY_CASE = (
     ":0902-1:7:+8...43..+1.+3+1.5+7..8.721......9+3+5+1......5....1.18.3..........1.67..7..91..3"
     "+1+8+76592+4:441 247 451 254 454 854 255 257 265 267 471 274 875 481 284 885:768::"
 )
+CHAIN_CASE = (
+    ":0903-1:69:..+1.3+7......2+1+8.577.....81.1.9+3+65....6..+74.3.....82.....87....44.....+78"
+    "..37+8+415..:212 412 914 932 533 934 939 277 677 977 582 984 289 689 989:611 911 912 927::"
+)
 DB_CASE = (
     ":0904-1:9:8+7+14..6..5+42...7..+93+6+8+57+42+1.28.7.+3.....3.6+2....+3+21.54..1.7..+93.+3.9..."
     "8+72.+87..3+1.4:915 919 924 929 641 946 948 958 959 669 475 675 476 584 694:966::"
@@ -104,6 +108,18 @@ def test_als_xy_wing_example() -> None:
         "ALS-XY-Wing: pivot set r3c6 {68} shares the restricted common 8 with r3c5, r6c5 "
         "{789} and 6 with r1c8, r2c8, r3c7, r3c8, r3c9 {345679}; the pivot holds one of them, "
         "so one outer set is locked and 7 is in one of the outer sets: r6c8 <> 7"
+    )
+
+
+def test_als_chain_example() -> None:
+    step = next(TECHNIQUES["als-chain"].find(_state(CHAIN_CASE)))
+    assert step.elimination_strings() == ["r1c1<>6", "r1c1<>9", "r1c2<>9", "r2c7<>9"]
+    assert [links for _, _, links in als_groups(step)] == [(5,), (6,), (2,), ()]
+    assert step.text == (
+        "ALS-Chain: r1c4, r1c7, r1c8, r1c9 {24569} -5- r8c4 {56} -6- r5c3, r8c3 {256} -2- "
+        "r2c1, r2c2, r2c3, r3c3 {23469} (sets joined by restricted commons); a first set "
+        "without one of 6/9 is locked, and so, link by link, is every set down the chain, so "
+        "each of them is in the first or the last set: r1c1 <> 6, 9; r1c2, r2c7 <> 9"
     )
 
 

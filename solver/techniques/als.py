@@ -441,9 +441,10 @@ def describe_als_chain(step: Step) -> str:
             parts.append(f"-{'/'.join(map(str, links[n]))}-")
     zs = sorted({d for _, d in step.eliminations})
     return (
-        f"ALS-Chain: {' '.join(parts)} (sets joined by restricted commons); if the first "
-        f"set lacks {'/'.join(map(str, zs))} every set down the chain is locked, so the "
-        f"first or the last set holds it: {eliminations_text(step.eliminations)}"
+        f"ALS-Chain: {' '.join(parts)} (sets joined by restricted commons); a first set "
+        f"without one of {'/'.join(map(str, zs))} is locked, and so, link by link, is every "
+        f"set down the chain, so each of them is in the first or the last set: "
+        f"{eliminations_text(step.eliminations)}"
     )
 
 
