@@ -86,6 +86,19 @@ from .loops import (
 )
 
 # imports: almost locked sets
+# isort: split
+from .als import (
+    describe_als_chain,
+    describe_als_xy_wing,
+    describe_als_xz,
+    describe_death_blossom,
+    find_als_chain,
+    find_als_xy_wing,
+    find_als_xz,
+    find_death_blossom,
+)
+from .sue_de_coq import describe_sue_de_coq, find_sue_de_coq
+
 # imports: last resort
 
 # (id, name, short code, family, HoDoKu codes, weight, level, finder, describer)
@@ -203,6 +216,16 @@ _REGISTRY: list[Technique] = [
     Technique("grouped-aic", "Grouped AIC", "GAIC", "chains", (), 300, "unfair",
               find_grouped_aic, describe_chain),
     # registry: almost locked sets
+    Technique("sue-de-coq", "Sue de Coq", "SdC", "als", ("1101",), 250, "unfair",
+              find_sue_de_coq, describe_sue_de_coq),
+    Technique("als-xz", "ALS-XZ", "AXZ", "als", ("0901",), 300, "unfair",
+              find_als_xz, describe_als_xz),
+    Technique("als-xy-wing", "ALS-XY-Wing", "AXY", "als", ("0902",), 320, "unfair",
+              find_als_xy_wing, describe_als_xy_wing),
+    Technique("als-chain", "ALS-Chain", "AC", "als", ("0903",), 340, "unfair",
+              find_als_chain, describe_als_chain),
+    Technique("death-blossom", "Death Blossom", "DB", "als", ("0904",), 360, "unfair",
+              find_death_blossom, describe_death_blossom),
     # registry: last resort
 ]  # fmt: skip
 

@@ -1,0 +1,136 @@
+"""Sue de Coq: two or three intersection cells of a line and a box with N + 2 or more
+digits, completed by a set of cells in the line and a disjoint-digit set in the box.
+
+Let C be cells of a line/box intersection holding the digits V, ``|V| >= |C| + 2``. Pick
+cells S in the rest of the line and T in the rest of the box, each drawing on V, with no
+V-digit of S in T, such that ``(|S| - extra(S)) + (|T| - extra(T)) == |V| - |C|`` (extra:
+digits outside V). Every digit can then be placed at most once in the sets it may occupy,
+and the cells need all of them: each V-digit of S is in C or S (so it leaves the rest of
+the line), each V-digit of T leaves the rest of the box, V-digits in neither leave both,
+and extra digits leave the house of their set (both houses when S and T share one).
+This follows HoDoKu's ``MiscellaneousSolver`` eliminations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from ..grid import DIGITS_IN, HOUSES, POPCOUNT, Grid, house_name
+from ..steps import Step, cells_text, eliminations_text
+
+MAX_SET_CELLS = 5  # cells in S or in T: larger sets make no lesson and cost time
+
+
+def _subsets(pool: list[int], cands: list[int]) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Non-empty subsets of ``pool`` (up to ``MAX_SET_CELLS`` cells) with their digits."""
+    for k in range(1, min(len(pool), MAX_SET_CELLS) + 1):
+        for cells in combinations(pool, k):
+            mask = 0
+            for c in cells:
+                mask |= cands[c]
+            yield cells, mask
+
+
+def find_sue_de_coq(grid: Grid) -> Iterator[Step]:
+    """Evidence: ``cells`` the intersection cells C, ``extra`` the line set S then the box
+    set T, ``houses=(line, box)``, ``digits`` V, ``chain`` one node per digit of each of
+    C, S and T (``on`` False), as for the ALS techniques.
+    """
+    values, cands = grid.values, grid.candidates
+    reported: set[frozenset[tuple[int, int]]] = set()
+    for line in range(18):
+        line_cells = [c for c in HOUSES[line] if not values[c]]
+        for box in range(18, 27):
+            box_cells = [c for c in HOUSES[box] if not values[c]]
+            inter = [c for c in line_cells if c in box_cells]
+            if len(inter) < 2:
+                continue
+            for size in (2, 3):
+                for core in combinations(inter, size):
+                    v = 0
+                    for c in core:
+                        v |= cands[c]
+                    n_plus = POPCOUNT[v] - size
+                    if n_plus < 2:
+                        continue
+                    yield from _complete(
+                        cands, line, box, line_cells, box_cells, core, v, n_plus, reported
+                    )
+
+
+def _complete(
+    cands: list[int],
+    line: int,
+    box: int,
+    line_cells: list[int],
+    box_cells: list[int],
+    core: tuple[int, ...],
+    v: int,
+    n_plus: int,
+    reported: set[frozenset[tuple[int, int]]],
+) -> Iterator[Step]:
+    line_pool = [c for c in line_cells if c not in core and cands[c] & v]
+    for s_cells, s_mask in _subsets(line_pool, cands):
+        s_extra = POPCOUNT[s_mask & ~v]
+        taken = len(s_cells) - s_extra  # V-digits the line set accounts for
+        if taken < 1 or taken >= n_plus:
+            continue
+        forbidden = s_mask & v  # the box set may not hold the line set's V-digits
+        box_pool = [
+            c
+            for c in box_cells
+            if c not in core and c not in s_cells and cands[c] & v and not cands[c] & forbidden
+        ]
+        need = n_plus - taken
+        for t_cells, t_mask in _subsets(box_pool, cands):
+            if len(t_cells) - POPCOUNT[t_mask & ~v] != need:
+                continue
+            shared = t_mask & s_mask  # extra digits of both sets leave both houses
+            box_digits = ((v | t_mask) & ~s_mask) | shared
+            line_digits = ((v | s_mask) & ~t_mask) | shared
+            elims: set[tuple[int, int]] = set()
+            for c in box_cells:
+                if c not in core and c not in t_cells:
+                    elims.update((c, d) for d in DIGITS_IN[cands[c] & box_digits])
+            for c in line_cells:
+                if c not in core and c not in s_cells:
+                    elims.update((c, d) for d in DIGITS_IN[cands[c] & line_digits])
+            key = frozenset(elims)
+            if not elims or key in reported:
+                continue
+            reported.add(key)
+            yield Step(
+                "sue-de-coq",
+                eliminations=tuple(sorted(elims)),
+                cells=core,
+                houses=(line, box),
+                digits=DIGITS_IN[v],
+                extra=(*s_cells, *t_cells),
+                chain=tuple(
+                    (group, d, False)
+                    for group, mask in ((core, v), (s_cells, s_mask), (t_cells, t_mask))
+                    for d in DIGITS_IN[mask]
+                ),
+            )
+
+
+def describe_sue_de_coq(step: Step) -> str:
+    line, box = step.houses
+    groups: list[tuple[tuple[int, ...], list[int]]] = []
+    for cells, d, _ in step.chain:
+        if not groups or groups[-1][0] != cells or d <= groups[-1][1][-1]:
+            groups.append((cells, []))
+        groups[-1][1].append(d)
+    (core, v), (s_cells, s_digits), (t_cells, t_digits) = groups
+
+    def text(cells: tuple[int, ...], digits: list[int]) -> str:
+        return f"{cells_text(cells)} {{{''.join(map(str, digits))}}}"
+
+    return (
+        f"Sue de Coq: {text(core, v)} at the crossing of {house_name(line)} and "
+        f"{house_name(box)}, with {text(s_cells, s_digits)} in {house_name(line)} and "
+        f"{text(t_cells, t_digits)} in {house_name(box)}: together these cells need every "
+        f"one of their digits, so each digit is confined to its set's house: "
+        f"{eliminations_text(step.eliminations)}"
+    )
