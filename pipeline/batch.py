@@ -227,17 +227,6 @@ def _status_of(exc: SudokuScanError) -> str:
     return ERROR
 
 
-def _solve_kwargs(options: BatchOptions) -> dict[str, Any]:
-    """``uniqueness=False`` only where the solver offers the switch."""
-    import inspect
-
-    from solver import solve
-
-    if "uniqueness" in inspect.signature(solve).parameters:
-        return {"uniqueness": options.uniqueness}
-    return {}
-
-
 def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
     """Read, solve and draw every grid of one page. Never raises for a bad page."""
     start = time.perf_counter()
@@ -275,7 +264,6 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     scans = read_page(source, engine=options.engine, name=label, max_side=None, color=True)
     records: list[dict[str, object]] = []
     drawn = []
-    kwargs = _solve_kwargs(options)
     for index, scan in enumerate(scans, start=1):
         t = time.perf_counter()
         corrections = [c.describe() for c in scan.corrections]
@@ -299,7 +287,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
                 )
             )
             continue
-        result = solve(scan.givens, **kwargs)
+        result = solve(scan.givens, uniqueness=options.uniqueness)
         seconds = scan.seconds + time.perf_counter() - t
         if result.status not in (SOLVER_SOLVED, SOLVER_STUCK):
             error = f"{label} grid {index}: the digits read give a puzzle with {result.message}"

@@ -284,7 +284,7 @@ def cmd_batch(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.batch import RESULTS, SUMMARY, BatchOptions, run_batch
 
     options = BatchOptions(engine=_engine_name(args), fmt=args.format, labels=args.labels,
-                           dpi=args.dpi)  # fmt: skip
+                           dpi=args.dpi, uniqueness=not args.no_uniqueness)  # fmt: skip
     summary = run_batch(
         args.inputs,
         args.output,
@@ -392,6 +392,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="run on a Dask cluster (tcp://host:8786) instead of local processes",
     )
     p.add_argument("--dpi", type=int, default=200, help="PDF rendering resolution (default: 200)")
+    p.add_argument(
+        "--no-uniqueness",
+        action="store_true",
+        help="leave out techniques that assume a unique solution",
+    )
     p.add_argument("--labels", action="store_true", help="technique code in each cell")
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
     p.set_defaults(func=cmd_batch)
