@@ -142,7 +142,8 @@ def _print_result(result: SolveResult, out: TextIO) -> None:
         d = result.difficulty
         name = d.to_dict()["name"]
         out.write(
-            f"\nstatus: {result.status}; difficulty: {d.level} (hardest: {name}, score {d.score})\n"
+            f"\nstatus: {result.status}; difficulty: {d.level} (hardest: {name}, score {d.score}, "
+            f"SER ~{d.ser:.1f})\n"
         )
 
 

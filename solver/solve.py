@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .grid import Grid, cell_name, find_duplicates, house_name
+from .rating import puzzle_ser
 from .search import solutions, solutions_from_candidates
 from .steps import Step, Technique
 from .techniques import LEVELS, ORDER, TECHNIQUES
@@ -16,19 +17,31 @@ NO_SOLUTION = "no solution"
 MULTIPLE = "multiple solutions"
 UNIQUENESS = "uniqueness"  # the family of techniques that assume a unique solution
 _ORDER_INDEX = {t.id: i for i, t in enumerate(ORDER)}
+# HoDoKu's score ceilings per level: a path scoring more than its hardest technique's
+# level allows is moved up (many medium steps make a hard puzzle).
+LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800}
 
 
 @dataclass(frozen=True)
 class Difficulty:
-    """The hardest technique used, the score (sum of step weights) and a level."""
+    """The hardest technique used, the score (sum of step weights), a level, and an
+    SER-like number on Sudoku Explainer's 1.0-11+ scale (see :mod:`solver.rating`; for a
+    stuck solve it rates only the steps found, a lower bound)."""
 
     hardest: str | None
     score: int
     level: str
+    ser: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
         name = TECHNIQUES[self.hardest].name if self.hardest else None
-        return {"hardest": self.hardest, "name": name, "score": self.score, "level": self.level}
+        return {
+            "hardest": self.hardest,
+            "name": name,
+            "score": self.score,
+            "level": self.level,
+            "ser": self.ser,
+        }
 
 
 @dataclass
@@ -94,16 +107,20 @@ class SolveResult:
 
 
 def rate(steps: Sequence[Step], *, stuck: bool = False) -> Difficulty:
-    """Difficulty of a solve path: hardest technique (by registry order), score, level."""
+    """Difficulty of a solve path: hardest technique (by registry order), score, level, SER.
+
+    The level is the hardest technique's, moved up while the score exceeds that level's
+    ceiling (as HoDoKu does); a stuck solve is extreme.
+    """
     hardest = max((s.technique for s in steps), key=_ORDER_INDEX.__getitem__, default=None)
     score = sum(TECHNIQUES[s.technique].weight for s in steps)
     if stuck:
         level = LEVELS[-1]
-    elif hardest is None:
-        level = LEVELS[0]
     else:
-        level = TECHNIQUES[hardest].level
-    return Difficulty(hardest, score, level)
+        level = LEVELS[0] if hardest is None else TECHNIQUES[hardest].level
+        while level in LEVEL_MAX_SCORE and score > LEVEL_MAX_SCORE[level]:
+            level = LEVELS[LEVELS.index(level) + 1]
+    return Difficulty(hardest, score, level, puzzle_ser(steps))
 
 
 def next_step(grid: Grid, techniques: Sequence[Technique] = ORDER) -> Step | None:
