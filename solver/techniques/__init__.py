@@ -42,6 +42,13 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 # imports: chains and loops
 # imports: almost locked sets
 # imports: last resort
+# isort: split
+from .templates import (
+    describe_template_delete,
+    describe_template_set,
+    find_template_delete,
+    find_template_set,
+)
 
 # (id, name, short code, family, HoDoKu codes, weight, level, finder, describer)
 _REGISTRY: list[Technique] = [
@@ -107,6 +114,10 @@ _REGISTRY: list[Technique] = [
     # registry: chains and loops
     # registry: almost locked sets
     # registry: last resort
+    Technique("template-set", "Template Set", "TS", "last-resort", ("1201",), 10000,
+              "extreme", find_template_set, describe_template_set),
+    Technique("template-delete", "Template Delete", "TD", "last-resort", ("1202",), 10000,
+              "extreme", find_template_delete, describe_template_delete),
 ]  # fmt: skip
 
 ORDER: tuple[Technique, ...] = tuple(_REGISTRY)
