@@ -43,6 +43,16 @@ from .wings import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_w
 # imports: almost locked sets
 # imports: last resort
 # isort: split
+from .forcing import (
+    describe_forcing_contradiction,
+    describe_forcing_verity,
+    describe_trial,
+    find_forcing_chain_contradiction,
+    find_forcing_chain_verity,
+    find_forcing_net_contradiction,
+    find_forcing_net_verity,
+    find_trial,
+)
 from .templates import (
     describe_template_delete,
     describe_template_set,
@@ -114,10 +124,22 @@ _REGISTRY: list[Technique] = [
     # registry: chains and loops
     # registry: almost locked sets
     # registry: last resort
+    Technique("forcing-chain-contradiction", "Forcing Chain Contradiction", "FCC",
+              "last-resort", ("1301",), 500, "extreme", find_forcing_chain_contradiction,
+              describe_forcing_contradiction),
+    Technique("forcing-chain-verity", "Forcing Chain Verity", "FCV", "last-resort",
+              ("1302",), 500, "extreme", find_forcing_chain_verity, describe_forcing_verity),
+    Technique("forcing-net-contradiction", "Forcing Net Contradiction", "FNC",
+              "last-resort", ("1303",), 700, "extreme", find_forcing_net_contradiction,
+              describe_forcing_contradiction),
+    Technique("forcing-net-verity", "Forcing Net Verity", "FNV", "last-resort",
+              ("1304",), 700, "extreme", find_forcing_net_verity, describe_forcing_verity),
     Technique("template-set", "Template Set", "TS", "last-resort", ("1201",), 10000,
               "extreme", find_template_set, describe_template_set),
     Technique("template-delete", "Template Delete", "TD", "last-resort", ("1202",), 10000,
               "extreme", find_template_delete, describe_template_delete),
+    Technique("trial", "Trial", "TR", "last-resort", (), 10000, "extreme",
+              find_trial, describe_trial),
 ]  # fmt: skip
 
 ORDER: tuple[Technique, ...] = tuple(_REGISTRY)

@@ -1,0 +1,585 @@
+"""Last resort: forcing chains, forcing nets and, if even they fail, an explained trial.
+
+A premise ("r1c2 is 5", or "r1c2 is not 5") is followed through its consequences:
+
+* chains use only one-parent inferences: a true candidate removes its cell's other
+  digits and the digit from its peers; a false candidate makes true the other digit of a
+  bivalue cell or the other place of a digit seen twice in a house;
+* nets use every single the premise creates (a cell or house left with one place, which
+  may depend on several earlier inferences) and locked candidates.
+
+If the consequences clash (a candidate both true and false, a cell without candidates,
+a digit without a place in a house), the premise is false: a *contradiction*. If every
+candidate of a cell (or every place of a digit in a house, or a candidate both true and
+false) leads to one same conclusion, that conclusion holds: a *verity*.
+
+Evidence of the steps, shared by the describers:
+
+* contradiction: ``cells=(premise cell, clash cell or -1)``, ``digits=(premise digit,
+  clash digit or 0)``, ``houses=(clash house,)`` when a digit lost its last place in a
+  house; the step eliminates the premise (assumed true) or places it (assumed false);
+* verity: ``cells`` the premise cells, ``digits`` their digits, ``houses=(house,)`` for
+  a house verity; one conclusion per step;
+* ``chain``: the inferences, branch after branch, each branch starting with its premise;
+  ``extra``: the number of nodes of each branch.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from ..grid import (
+    BIT,
+    BOXES,
+    DIGITS_IN,
+    HOUSE_BITS,
+    HOUSES_OF,
+    PEER_BITS,
+    POPCOUNT,
+    SINGLE,
+    Grid,
+    cell_name,
+    cells_of_bits,
+    house_name,
+)
+from ..search import solutions_from_candidates
+from ..steps import ChainNode, Step
+
+# Candidate ``(cell, digit)`` is index ``cell * 9 + digit - 1``; a fact is ``2 * index + on``.
+CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
+# Describing more inferences than this explains nothing; longer branches are shortened.
+MAX_TEXT_NODES = 14
+
+
+def _fact(cell: int, digit: int, on: bool) -> int:
+    return ((cell * 9 + digit - 1) << 1) | on
+
+
+def _node(fact: int) -> ChainNode:
+    i = fact >> 1
+    return ((i // 9,), i % 9 + 1, bool(fact & 1))
+
+
+# Locked candidates: per box, its three row and three column segments as cell sets.
+_BOX_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (HOUSE_BITS[b] & HOUSE_BITS[line], b, line)
+        for line in sorted({h for c in BOXES[b - 18] for h in HOUSES_OF[c][:2]})
+    )
+    for b in range(18, 27)
+)
+
+
+@dataclass
+class _Outcome:
+    """What following one premise produced."""
+
+    premise: int
+    reason: dict[int, tuple[int, tuple[int, ...]]]  # fact -> (order, parent facts)
+    clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
+    on_bits: int = 0  # candidate indices found true (729-bit set)
+    off_bits: int = 0  # candidate indices found false
+
+
+class _Propagator:
+    """Follows premises in one grid state; ``net`` selects multi-parent inferences."""
+
+    def __init__(self, grid: Grid, net: bool) -> None:
+        self.values = grid.values
+        self.cands = grid.candidates
+        self.net = net
+        pos = [0] * 10
+        placed = [0] * 10
+        for c in range(81):
+            if self.values[c]:
+                placed[self.values[c]] |= 1 << c
+            for d in DIGITS_IN[self.cands[c]]:
+                pos[d] |= 1 << c
+        self.pos0 = pos
+        self.placed0 = placed
+
+    def follow(self, cell: int, digit: int, on: bool, *, stop_at_clash: bool = True) -> _Outcome:
+        """Every consequence of the premise, up to the first clash (or the fixpoint)."""
+        values, cands0, net = self.values, self.cands, self.net
+        pos0 = self.pos0
+        val = values[:]
+        cand = cands0[:]
+        pos = pos0[:]
+        placed = self.placed0[:]
+        reason: dict[int, tuple[int, tuple[int, ...]]] = {}
+        queue: deque[int] = deque()
+        clash: list[tuple[int, int, int, tuple[int, ...]]] = []
+
+        def set_off(c: int, d: int, why: tuple[int, ...]) -> None:
+            f = _fact(c, d, False)
+            if val[c] == d:
+                reason[f] = (len(reason), why)
+                clash.append((CLASH_BOTH, c, d, (f | 1, f)))
+                return
+            bit = BIT[d]
+            if not cand[c] & bit:
+                return
+            reason[f] = (len(reason), why)
+            cand[c] &= ~bit
+            pos[d] &= ~(1 << c)
+            queue.append(f)
+
+        def set_on(c: int, d: int, why: tuple[int, ...]) -> None:
+            if val[c] == d:
+                return
+            f = _fact(c, d, True)
+            if val[c] or not cand[c] & BIT[d]:
+                reason[f] = (len(reason), why)
+                clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
+                return
+            reason[f] = (len(reason), why)
+            val[c] = d
+            for e in DIGITS_IN[cand[c] & ~BIT[d]]:
+                set_off(c, e, (f,))
+            cand[c] = 0
+            pos[d] &= ~(1 << c)
+            placed[d] |= 1 << c
+            for p in cells_of_bits(PEER_BITS[c] & pos[d]):
+                set_off(p, d, (f,))
+
+        def offs(bits: int, d: int) -> tuple[int, ...]:
+            return tuple(_fact(p, d, False) for p in cells_of_bits(bits))
+
+        if on:
+            set_on(cell, digit, ())
+        else:
+            set_off(cell, digit, ())
+        while True:
+            while queue and not (clash and stop_at_clash):
+                f = queue.popleft()
+                i = f >> 1
+                c, d = i // 9, i % 9 + 1
+                if not val[c]:
+                    m = cand[c]
+                    orig = cands0[c]
+                    if not m:
+                        clash.append(
+                            (CLASH_CELL, c, 0, tuple(_fact(c, e, False) for e in DIGITS_IN[orig]))
+                        )
+                        break
+                    e = SINGLE[m]
+                    if e and (net or POPCOUNT[orig] == 2):
+                        set_on(c, e, tuple(_fact(c, x, False) for x in DIGITS_IN[orig & ~m]))
+                for h in HOUSES_OF[c]:
+                    hb = HOUSE_BITS[h]
+                    if placed[d] & hb:
+                        continue
+                    m = pos[d] & hb
+                    if not m:
+                        clash.append((CLASH_HOUSE, h, d, offs(pos0[d] & hb, d)))
+                        break
+                    if m & (m - 1) == 0:
+                        orig_bits = pos0[d] & hb
+                        if net or orig_bits.bit_count() == 2:
+                            set_on(m.bit_length() - 1, d, offs(orig_bits & ~m, d))
+            if (clash and stop_at_clash) or not net or not self._locked(pos, placed, set_off):
+                break
+            if not queue:
+                break
+        out = _Outcome((_fact(cell, digit, on)), reason, clash[0] if clash else None)
+        on_bits = off_bits = 0
+        for f in reason:
+            if f & 1:
+                on_bits |= 1 << (f >> 1)
+            else:
+                off_bits |= 1 << (f >> 1)
+        out.on_bits, out.off_bits = on_bits, off_bits
+        return out
+
+    def _locked(
+        self,
+        pos: list[int],
+        placed: list[int],
+        set_off: Callable[[int, int, tuple[int, ...]], None],
+    ) -> bool:
+        """One pass of pointing and claiming on the current state; True if it removed any."""
+        pos0 = self.pos0
+        found = False
+        for d in range(1, 10):
+            pd = pos[d]
+            if not pd:
+                continue
+            for segments in _BOX_LINES:
+                for seg, box, line in segments:
+                    m = pd & seg
+                    if not m:
+                        continue
+                    for base, target in ((box, line), (line, box)):
+                        hb = HOUSE_BITS[base]
+                        if placed[d] & hb or pd & hb & ~seg:
+                            continue
+                        victims = pd & HOUSE_BITS[target] & ~seg
+                        if not victims:
+                            continue
+                        why = tuple(_fact(p, d, False) for p in cells_of_bits(pos0[d] & hb & ~seg))
+                        for p in cells_of_bits(victims):
+                            set_off(p, d, why)
+                        found = True
+                        pd = pos[d]
+        return found
+
+
+def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
+    """The facts ``facts`` rest on (themselves included), in order of inference."""
+    reason = out.reason
+    seen: set[int] = set()
+    stack = list(facts)
+    while stack:
+        f = stack.pop()
+        if f in seen or f not in reason:
+            continue
+        seen.add(f)
+        stack.extend(reason[f][1])
+    return sorted(seen, key=lambda f: reason[f][0])
+
+
+def _depth(out: _Outcome, fact: int, memo: dict[int, int]) -> int:
+    """Inferences from the premise to ``fact`` along the longest parent path."""
+    stack = [fact]
+    reason = out.reason
+    while stack:
+        f = stack[-1]
+        if f in memo:
+            stack.pop()
+            continue
+        known = [p for p in reason.get(f, (0, ()))[1] if p in reason]
+        todo = [p for p in known if p not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        memo[f] = 1 + max((memo[p] for p in known), default=0)
+        stack.pop()
+    return memo[fact]
+
+
+def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
+    assert out.clash is not None
+    parents = out.clash[3]
+    if net:
+        return [_ancestors(out, parents)]
+    return [_ancestors(out, (p,)) for p in parents]
+
+
+def _step(
+    technique: str,
+    branches: list[list[int]],
+    **fields: object,
+) -> Step:
+    chain = tuple(_node(f) for branch in branches for f in branch)
+    return Step(technique, chain=chain, extra=tuple(len(b) for b in branches), **fields)  # type: ignore[arg-type]
+
+
+def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
+    cands = grid.candidates
+    out = []
+    for c in range(81):
+        if grid.values[c]:
+            continue
+        for d in DIGITS_IN[cands[c]]:
+            out.append((c, d, True))
+            if both:
+                out.append((c, d, False))
+    return out
+
+
+def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
+    prop = _Propagator(grid, net)
+    technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
+    found: list[tuple[int, int, _Outcome]] = []
+    for k, (c, d, on) in enumerate(_premises(grid, both=not net)):
+        out = prop.follow(c, d, on)
+        if out.clash is not None:
+            memo: dict[int, int] = {}
+            size = sum(_depth(out, p, memo) for p in out.clash[3])
+            found.append((size, k, out))
+    found.sort(key=lambda t: t[:2])
+    for _size, _k, out in found:
+        assert out.clash is not None
+        kind, where, digit, _parents = out.clash
+        i = out.premise >> 1
+        c, d, on = i // 9, i % 9 + 1, bool(out.premise & 1)
+        if kind == CLASH_HOUSE:
+            clash_cell, houses = -1, (where,)
+        else:
+            clash_cell, houses = where, ()
+        yield _step(
+            technique,
+            _branches_of_clash(out, net),
+            eliminations=((c, d),) if on else (),
+            placements=() if on else ((c, d),),
+            cells=(c, clash_cell),
+            digits=(d, digit),
+            houses=houses,
+        )
+
+
+def _verities(grid: Grid, net: bool) -> Iterator[Step]:
+    prop = _Propagator(grid, net)
+    technique = "forcing-net-verity" if net else "forcing-chain-verity"
+    values, cands = grid.values, grid.candidates
+    cache: dict[tuple[int, int, bool], _Outcome] = {}
+
+    def follow(c: int, d: int, on: bool) -> _Outcome:
+        key = (c, d, on)
+        if key not in cache:
+            cache[key] = prop.follow(c, d, on, stop_at_clash=True)
+        return cache[key]
+
+    groups: list[
+        tuple[list[tuple[int, int, bool]], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    ] = []
+    for c in range(81):
+        if not values[c] and POPCOUNT[cands[c]] >= 2:
+            ds = DIGITS_IN[cands[c]]
+            groups.append(([(c, d, True) for d in ds], (c,), ds, ()))
+    for h in range(27):
+        for d in range(1, 10):
+            cells = [c for c in cells_of_bits(HOUSE_BITS[h]) if cands[c] & BIT[d]]
+            if len(cells) >= 2:
+                groups.append(([(c, d, True) for c in cells], tuple(cells), (d,), (h,)))
+    if not net:
+        for c in range(81):
+            for d in DIGITS_IN[cands[c]]:
+                groups.append(([(c, d, True), (c, d, False)], (c,), (d,), ()))
+    found: list[
+        tuple[int, int, int, int, list[_Outcome], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    ] = []
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    for k, (premises, cells, digits, houses) in enumerate(groups):
+        outs = [follow(*p) for p in premises]
+        # A branch that clashes is a contradiction step, found first; a verity needs all.
+        if any(o.clash is not None for o in outs):
+            continue
+        live = outs
+        on_all = off_all = (1 << 729) - 1
+        for o in live:
+            on_all &= o.on_bits
+            off_all &= o.off_bits
+        for bits, on in ((on_all, True), (off_all, False)):
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                i = low.bit_length() - 1
+                f = (i << 1) | on
+                memos: list[dict[int, int]] = [{} for _ in live]
+                size = sum(_depth(o, f, m) for o, m in zip(live, memos, strict=True))
+                found.append((size, 0 if on else 1, k, f, live, cells, digits, houses))
+    found.sort(key=lambda t: t[:4])
+    for _size, _kind, _k, f, live, cells, digits, houses in found:
+        i = f >> 1
+        c, d = i // 9, i % 9 + 1
+        key = (f, tuple(o.premise for o in live))
+        if key in seen:
+            continue
+        seen.add(key)
+        branches = [_ancestors(o, (f,)) for o in live]
+        yield _step(
+            technique,
+            branches,
+            placements=((c, d),) if f & 1 else (),
+            eliminations=() if f & 1 else ((c, d),),
+            cells=cells,
+            digits=digits,
+            houses=houses,
+        )
+
+
+def find_forcing_chain_contradiction(grid: Grid) -> Iterator[Step]:
+    """A candidate whose truth (or falsehood) leads by one-parent inferences to a clash."""
+    return _contradictions(grid, net=False)
+
+
+def find_forcing_chain_verity(grid: Grid) -> Iterator[Step]:
+    """A conclusion reached by chains from every candidate of a cell or house."""
+    return _verities(grid, net=False)
+
+
+def find_forcing_net_contradiction(grid: Grid) -> Iterator[Step]:
+    """A candidate whose truth leads, through singles and locked candidates, to a clash."""
+    return _contradictions(grid, net=True)
+
+
+def find_forcing_net_verity(grid: Grid) -> Iterator[Step]:
+    """A conclusion reached by nets from every candidate of a cell or house."""
+    return _verities(grid, net=True)
+
+
+# ---------------------------------------------------------------------------------------
+# Describing
+
+
+def _node_text(node: ChainNode) -> str:
+    cells, digit, on = node
+    return f"{cell_name(cells[0])}{'=' if on else '<>'}{digit}"
+
+
+def _branch_text(nodes: Sequence[ChainNode]) -> str:
+    texts = [_node_text(n) for n in nodes]
+    if len(texts) > MAX_TEXT_NODES:
+        cut = MAX_TEXT_NODES // 2
+        texts = [*texts[:cut], "...", *texts[-cut:]]
+    return " -> ".join(texts)
+
+
+def _split(step: Step) -> list[tuple[ChainNode, ...]]:
+    out, start = [], 0
+    for n in step.extra:
+        out.append(step.chain[start : start + n])
+        start += n
+    return out
+
+
+def _net_text(nodes: Sequence[ChainNode]) -> str:
+    """A net in words: its placements in order, and how many eliminations it used."""
+    placed = [_node_text(n) for n in nodes[1:] if n[2]]
+    removed = sum(1 for n in nodes[1:] if not n[2])
+    if len(placed) > MAX_TEXT_NODES:
+        placed = [*placed[: MAX_TEXT_NODES - 1], "...", placed[-1]]
+    if not placed:
+        return f"removes {removed} candidates"
+    return f"forces {', '.join(placed)} (using {removed} eliminations on the way)"
+
+
+def _clash_text(step: Step) -> str:
+    (_c, clash_cell), (_d, clash_digit) = step.cells, step.digits
+    if step.houses:
+        return f"which leaves no place for {clash_digit} in {house_name(step.houses[0])}"
+    if clash_digit == 0:
+        return f"which leaves {cell_name(clash_cell)} without candidates"
+    return f"which makes {cell_name(clash_cell)} both {clash_digit} and not {clash_digit}"
+
+
+def describe_forcing_contradiction(step: Step) -> str:
+    cell, digit = step.cells[0], step.digits[0]
+    net = step.technique.startswith("forcing-net")
+    assumed_on = bool(step.eliminations)
+    premise = f"{cell_name(cell)}{'=' if assumed_on else '<>'}{digit}"
+    verdict = f"{cell_name(cell)} <> {digit}" if assumed_on else f"{cell_name(cell)} = {digit}"
+    if net:
+        (nodes,) = _split(step)
+        how = _net_text(nodes)
+        return (
+            f"Forcing net: if {premise}, singles and locked candidates {how}, "
+            f"{_clash_text(step)}, so {verdict}"
+        )
+    chains = "; ".join(_branch_text(b) for b in _split(step))
+    return f"Forcing chain: if {premise} then {chains}, {_clash_text(step)}, so {verdict}"
+
+
+def describe_forcing_verity(step: Step) -> str:
+    net = step.technique.startswith("forcing-net")
+    if step.placements:
+        cell, digit = step.placements[0]
+        result = f"{cell_name(cell)}={digit}"
+    else:
+        cell, digit = step.eliminations[0]
+        result = f"{cell_name(cell)}<>{digit}"
+    if step.houses:
+        whichever = (
+            f"wherever {step.digits[0]} goes in {house_name(step.houses[0])} "
+            f"({', '.join(cell_name(c) for c in step.cells)})"
+        )
+    elif len(step.digits) > 1:
+        whichever = (
+            f"whichever of {cell_name(step.cells[0])}'s {', '.join(map(str, step.digits))} is true"
+        )
+    else:
+        whichever = f"whether {cell_name(step.cells[0])} is {step.digits[0]} or not"
+    if net:
+        parts = "; ".join(f"{_node_text(b[0])} {_net_text(b)}" for b in _split(step))
+        kind = "Forcing net"
+    else:
+        parts = "; ".join(_branch_text(b) for b in _split(step))
+        kind = "Forcing chain"
+    return f"{kind} verity: {whichever}, {result} ({parts}), so {result}"
+
+
+# ---------------------------------------------------------------------------------------
+# Trial
+
+
+def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int] | None:
+    """Exhaust the state: (guesses made, first cell guessed) when it has no solution,
+    None when it has one or the budget of guesses runs out."""
+    from ..search import _propagate
+
+    count = 0
+    first = -1
+    stack = [(values, cands)]
+    while stack:
+        vals, cs = stack.pop()
+        if not _propagate(vals, cs):
+            continue
+        best, best_n = -1, 10
+        for c in range(81):
+            if not vals[c]:
+                n = POPCOUNT[cs[c]]
+                if n < best_n:
+                    best, best_n = c, n
+                    if n == 2:
+                        break
+        if best < 0:
+            return None
+        if first < 0:
+            first = best
+        for d in DIGITS_IN[cs[best]]:
+            count += 1
+            if count > budget:
+                return None
+            v2, c2 = vals[:], cs[:]
+            c2[best] = BIT[d]
+            stack.append((v2, c2))
+    return count, first
+
+
+def find_trial(grid: Grid) -> Iterator[Step]:
+    """Assume a candidate and search: if no solution follows, it goes.
+
+    Evidence: ``cells=(cell, first cell guessed or -1)``, ``digits=(digit,)``,
+    ``extra=(guesses,)``. Candidates of cells with fewest candidates come first.
+    """
+    values, cands = grid.values, grid.candidates
+    sols = solutions_from_candidates(values, cands, limit=1)
+    if not sols:
+        return
+    solution = sols[0]
+    cells = sorted((c for c in range(81) if not values[c]), key=lambda c: POPCOUNT[cands[c]])
+    for c in cells:
+        for d in DIGITS_IN[cands[c] & ~BIT[solution[c]]]:
+            start_cands = [BIT[v] if v else m for v, m in zip(values, cands, strict=True)]
+            start_vals = [0] * 81
+            start_cands[c] = BIT[d]
+            refuted = _refute(start_vals, start_cands, budget=100_000)
+            if refuted is None:
+                continue
+            guesses, first = refuted
+            yield Step(
+                "trial",
+                eliminations=((c, d),),
+                cells=(c, first),
+                digits=(d,),
+                extra=(guesses,),
+            )
+
+
+def describe_trial(step: Step) -> str:
+    (cell, digit), first = step.eliminations[0], step.cells[1]
+    guesses = step.extra[0]
+    if guesses == 0:
+        how = "singles alone then run into a contradiction"
+    else:
+        how = (
+            f"a search from there (guessing {cell_name(first)} first, {guesses} guesses in "
+            f"all) ends in a contradiction every time"
+        )
+    return (
+        f"Trial: no logical step is left, so try {cell_name(cell)}={digit}: {how}, "
+        f"so {cell_name(cell)} <> {digit}"
+    )
