@@ -305,6 +305,7 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         kind, where, digit, _parents = out.clash
         i = out.premise >> 1
         c, d, on = i // 9, i % 9 + 1, bool(out.premise & 1)
+        houses: tuple[int, ...]
         if kind == CLASH_HOUSE:
             clash_cell, houses = -1, (where,)
         else:
@@ -341,9 +342,9 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
             groups.append(([(c, d, True) for d in ds], (c,), ds, ()))
     for h in range(27):
         for d in range(1, 10):
-            cells = [c for c in cells_of_bits(HOUSE_BITS[h]) if cands[c] & BIT[d]]
-            if len(cells) >= 2:
-                groups.append(([(c, d, True) for c in cells], tuple(cells), (d,), (h,)))
+            places = tuple(c for c in cells_of_bits(HOUSE_BITS[h]) if cands[c] & BIT[d])
+            if len(places) >= 2:
+                groups.append(([(c, d, True) for c in places], places, (d,), (h,)))
     if not net:
         for c in range(81):
             for d in DIGITS_IN[cands[c]]:
