@@ -51,6 +51,9 @@ from ..steps import ChainNode, Step
 CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES = 14
+# A premise is followed in stages of growing fact budgets, so that short proofs come out
+# first and a caller taking only the first few steps never pays for a full search.
+BUDGETS = (16, 64, 256, 1 << 30)
 
 
 def _fact(cell: int, digit: int, on: bool) -> int:
@@ -81,6 +84,7 @@ class _Outcome:
     clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
     on_bits: int = 0  # candidate indices found true (729-bit set)
     off_bits: int = 0  # candidate indices found false
+    truncated: bool = False  # stopped at the fact budget, before the fixpoint
 
 
 class _Propagator:
@@ -100,8 +104,9 @@ class _Propagator:
         self.pos0 = pos
         self.placed0 = placed
 
-    def follow(self, cell: int, digit: int, on: bool, *, stop_at_clash: bool = True) -> _Outcome:
-        """Every consequence of the premise, up to the first clash (or the fixpoint)."""
+    def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
+        """Follow the premise; yield the outcome so far each time it passes the next of
+        ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
         values, cands0, net = self.values, self.cands, self.net
         pos0 = self.pos0
         val = values[:]
@@ -111,6 +116,7 @@ class _Propagator:
         reason: dict[int, tuple[int, tuple[int, ...]]] = {}
         queue: deque[int] = deque()
         clash: list[tuple[int, int, int, tuple[int, ...]]] = []
+        out = _Outcome(_fact(cell, digit, on), reason, None)
 
         def set_off(c: int, d: int, why: tuple[int, ...]) -> None:
             f = _fact(c, d, False)
@@ -122,6 +128,7 @@ class _Propagator:
             if not cand[c] & bit:
                 return
             reason[f] = (len(reason), why)
+            out.off_bits |= 1 << (f >> 1)
             cand[c] &= ~bit
             pos[d] &= ~(1 << c)
             queue.append(f)
@@ -135,6 +142,7 @@ class _Propagator:
                 clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
                 return
             reason[f] = (len(reason), why)
+            out.on_bits |= 1 << (f >> 1)
             val[c] = d
             for e in DIGITS_IN[cand[c] & ~BIT[d]]:
                 set_off(c, e, (f,))
@@ -151,8 +159,13 @@ class _Propagator:
             set_on(cell, digit, ())
         else:
             set_off(cell, digit, ())
+        level = 0
         while True:
-            while queue and not (clash and stop_at_clash):
+            while queue and not clash:
+                if len(reason) > BUDGETS[level]:
+                    out.truncated = True
+                    yield out
+                    level += 1
                 f = queue.popleft()
                 i = f >> 1
                 c, d = i // 9, i % 9 + 1
@@ -160,9 +173,8 @@ class _Propagator:
                     m = cand[c]
                     orig = cands0[c]
                     if not m:
-                        clash.append(
-                            (CLASH_CELL, c, 0, tuple(_fact(c, e, False) for e in DIGITS_IN[orig]))
-                        )
+                        why = tuple(_fact(c, e, False) for e in DIGITS_IN[orig])
+                        clash.append((CLASH_CELL, c, 0, why))
                         break
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
@@ -179,19 +191,11 @@ class _Propagator:
                         orig_bits = pos0[d] & hb
                         if net or orig_bits.bit_count() == 2:
                             set_on(m.bit_length() - 1, d, offs(orig_bits & ~m, d))
-            if (clash and stop_at_clash) or not net or not self._locked(pos, placed, set_off):
+            if clash or not net or not self._locked(pos, placed, set_off) or not queue:
                 break
-            if not queue:
-                break
-        out = _Outcome((_fact(cell, digit, on)), reason, clash[0] if clash else None)
-        on_bits = off_bits = 0
-        for f in reason:
-            if f & 1:
-                on_bits |= 1 << (f >> 1)
-            else:
-                off_bits |= 1 << (f >> 1)
-        out.on_bits, out.off_bits = on_bits, off_bits
-        return out
+        out.clash = clash[0] if clash else None
+        out.truncated = False
+        yield out
 
     def _locked(
         self,
@@ -292,47 +296,47 @@ def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
 def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
-    found: list[tuple[int, int, _Outcome]] = []
-    for k, (c, d, on) in enumerate(_premises(grid, both=not net)):
-        out = prop.follow(c, d, on)
-        if out.clash is not None:
-            memo: dict[int, int] = {}
-            size = sum(_depth(out, p, memo) for p in out.clash[3])
-            found.append((size, k, out))
-    found.sort(key=lambda t: t[:2])
-    for _size, _k, out in found:
-        assert out.clash is not None
-        kind, where, digit, _parents = out.clash
-        i = out.premise >> 1
-        c, d, on = i // 9, i % 9 + 1, bool(out.premise & 1)
-        houses: tuple[int, ...]
-        if kind == CLASH_HOUSE:
-            clash_cell, houses = -1, (where,)
-        else:
-            clash_cell, houses = where, ()
-        yield _step(
-            technique,
-            _branches_of_clash(out, net),
-            eliminations=((c, d),) if on else (),
-            placements=() if on else ((c, d),),
-            cells=(c, clash_cell),
-            digits=(d, digit),
-            houses=houses,
-        )
+    runs = [prop.follow(*p) for p in _premises(grid, both=not net)]
+    while runs:
+        found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
+        left = []
+        for k, run in enumerate(runs):
+            out = next(run)
+            if out.clash is not None:
+                branches = _branches_of_clash(out, net)
+                found.append((sum(map(len, branches)), k, out, branches))
+            elif out.truncated:
+                left.append(run)
+        runs = left
+        found.sort(key=lambda t: t[:2])
+        for _size, _k, out, branches in found:
+            yield _contradiction_step(technique, out, branches)
+
+
+def _contradiction_step(technique: str, out: _Outcome, branches: list[list[int]]) -> Step:
+    assert out.clash is not None
+    kind, where, digit, _parents = out.clash
+    i = out.premise >> 1
+    c, d, on = i // 9, i % 9 + 1, bool(out.premise & 1)
+    houses: tuple[int, ...]
+    if kind == CLASH_HOUSE:
+        clash_cell, houses = -1, (where,)
+    else:
+        clash_cell, houses = where, ()
+    return _step(
+        technique,
+        branches,
+        eliminations=((c, d),) if on else (),
+        placements=() if on else ((c, d),),
+        cells=(c, clash_cell),
+        digits=(d, digit),
+        houses=houses,
+    )
 
 
 def _verities(grid: Grid, net: bool) -> Iterator[Step]:
-    prop = _Propagator(grid, net)
     technique = "forcing-net-verity" if net else "forcing-chain-verity"
     values, cands = grid.values, grid.candidates
-    cache: dict[tuple[int, int, bool], _Outcome] = {}
-
-    def follow(c: int, d: int, on: bool) -> _Outcome:
-        key = (c, d, on)
-        if key not in cache:
-            cache[key] = prop.follow(c, d, on, stop_at_clash=True)
-        return cache[key]
-
     groups: list[
         tuple[list[tuple[int, int, bool]], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     ] = []
@@ -349,47 +353,68 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
         for c in range(81):
             for d in DIGITS_IN[cands[c]]:
                 groups.append(([(c, d, True), (c, d, False)], (c,), (d,), ()))
-    found: list[
-        tuple[int, int, int, int, list[_Outcome], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-    ] = []
-    seen: set[tuple[int, tuple[int, ...]]] = set()
-    for k, (premises, cells, digits, houses) in enumerate(groups):
-        outs = [follow(*p) for p in premises]
-        # A branch that clashes is a contradiction step, found first; a verity needs all.
-        if any(o.clash is not None for o in outs):
-            continue
-        live = outs
-        on_all = off_all = (1 << 729) - 1
-        for o in live:
-            on_all &= o.on_bits
-            off_all &= o.off_bits
-        for bits, on in ((on_all, True), (off_all, False)):
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                i = low.bit_length() - 1
-                f = (i << 1) | on
-                memos: list[dict[int, int]] = [{} for _ in live]
-                size = sum(_depth(o, f, m) for o, m in zip(live, memos, strict=True))
-                found.append((size, 0 if on else 1, k, f, live, cells, digits, houses))
-    found.sort(key=lambda t: t[:4])
-    for _size, _kind, _k, f, live, cells, digits, houses in found:
-        i = f >> 1
-        c, d = i // 9, i % 9 + 1
-        key = (f, tuple(o.premise for o in live))
-        if key in seen:
-            continue
-        seen.add(key)
-        branches = [_ancestors(o, (f,)) for o in live]
-        yield _step(
-            technique,
-            branches,
-            placements=((c, d),) if f & 1 else (),
-            eliminations=() if f & 1 else ((c, d),),
-            cells=cells,
-            digits=digits,
-            houses=houses,
-        )
+    prop = _Propagator(grid, net)
+    runs: dict[tuple[int, int, bool], Iterator[_Outcome]] = {}
+    outcomes: dict[tuple[int, int, bool], _Outcome] = {}
+    seen: set[int] = set()
+    premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
+    more = True
+    while more:
+        # Every run moves on to its next budget; finished ones keep their outcome.
+        for p in premises_all:
+            if p not in runs:
+                runs[p] = prop.follow(*p)
+            if p not in outcomes or outcomes[p].truncated:
+                outcomes[p] = next(runs[p])
+        found: list[
+            tuple[
+                int,
+                int,
+                int,
+                int,
+                list[_Outcome],
+                tuple[int, ...],
+                tuple[int, ...],
+                tuple[int, ...],
+            ]
+        ] = []
+        more = False
+        for k, (premises, cells, digits, houses) in enumerate(groups):
+            outs = [outcomes[p] for p in premises]
+            # A branch that clashes is a contradiction step, found first; a verity needs all.
+            if any(o.clash is not None for o in outs):
+                continue
+            more = more or any(o.truncated for o in outs)
+            on_all = off_all = (1 << 729) - 1
+            for o in outs:
+                on_all &= o.on_bits
+                off_all &= o.off_bits
+            for bits, on in ((on_all, True), (off_all, False)):
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    f = ((low.bit_length() - 1) << 1) | on
+                    if f in seen:
+                        continue
+                    # How far into each branch the conclusion comes: short proofs first.
+                    size = sum(o.reason[f][0] for o in outs)
+                    found.append((size, 0 if on else 1, k, f, outs, cells, digits, houses))
+        found.sort(key=lambda t: t[:4])
+        for _size, _kind, _k, f, outs, cells, digits, houses in found:
+            if f in seen:
+                continue
+            seen.add(f)
+            i = f >> 1
+            c, d = i // 9, i % 9 + 1
+            yield _step(
+                technique,
+                [_ancestors(o, (f,)) for o in outs],
+                placements=((c, d),) if f & 1 else (),
+                eliminations=() if f & 1 else ((c, d),),
+                cells=cells,
+                digits=digits,
+                houses=houses,
+            )
 
 
 def find_forcing_chain_contradiction(grid: Grid) -> Iterator[Step]:
