@@ -495,8 +495,10 @@ def describe_forcing_contradiction(step: Step) -> str:
             f"Forcing net: if {premise}, singles and locked candidates {how}, "
             f"{_clash_text(step)}, so {verdict}"
         )
-    chains = "; ".join(_branch_text(b) for b in _split(step))
-    return f"Forcing chain: if {premise} then {chains}, {_clash_text(step)}, so {verdict}"
+    # Every branch starts with the premise: said once.
+    chains = "; ".join(_branch_text(b[1:]) for b in _split(step) if len(b) > 1)
+    then = f" then {chains}," if chains else ","
+    return f"Forcing chain: if {premise}{then} {_clash_text(step)}, so {verdict}"
 
 
 def describe_forcing_verity(step: Step) -> str:
