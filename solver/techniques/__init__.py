@@ -50,6 +50,7 @@ from .forcing import (
     find_forcing_chain_contradiction,
     find_forcing_chain_verity,
     find_forcing_net_contradiction,
+    find_forcing_net_nested,
     find_forcing_net_verity,
     find_trial,
 )
@@ -134,6 +135,8 @@ _REGISTRY: list[Technique] = [
               describe_forcing_contradiction),
     Technique("forcing-net-verity", "Forcing Net Verity", "FNV", "last-resort",
               ("1304",), 700, "extreme", find_forcing_net_verity, describe_forcing_verity),
+    Technique("forcing-net-nested", "Nested Forcing Net", "NFN", "last-resort", (), 900,
+              "extreme", find_forcing_net_nested, describe_forcing_contradiction),
     Technique("template-set", "Template Set", "TS", "last-resort", ("1201",), 10000,
               "extreme", find_template_set, describe_template_set),
     Technique("template-delete", "Template Delete", "TD", "last-resort", ("1202",), 10000,

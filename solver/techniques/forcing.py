@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..grid import (
     BIT,
@@ -85,15 +85,17 @@ class _Outcome:
     on_bits: int = 0  # candidate indices found true (729-bit set)
     off_bits: int = 0  # candidate indices found false
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
+    refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
 
 
 class _Propagator:
     """Follows premises in one grid state; ``net`` selects multi-parent inferences."""
 
-    def __init__(self, grid: Grid, net: bool) -> None:
+    def __init__(self, grid: Grid, net: bool, nested: bool = False) -> None:
         self.values = grid.values
         self.cands = grid.candidates
         self.net = net
+        self.nested = nested
         pos = [0] * 10
         placed = [0] * 10
         for c in range(81):
@@ -191,11 +193,45 @@ class _Propagator:
                         orig_bits = pos0[d] & hb
                         if net or orig_bits.bit_count() == 2:
                             set_on(m.bit_length() - 1, d, offs(orig_bits & ~m, d))
-            if clash or not net or not self._locked(pos, placed, set_off) or not queue:
+            if clash or not net:
+                break
+            if self._locked(pos, placed, set_off) and queue:
+                continue
+            if not self.nested or not self._refute_inside(val, cand, out, set_off):
                 break
         out.clash = clash[0] if clash else None
         out.truncated = False
         yield out
+
+    def _refute_inside(
+        self,
+        val: list[int],
+        cand: list[int],
+        out: _Outcome,
+        set_off: Callable[[int, int, tuple[int, ...]], None],
+    ) -> bool:
+        """At a fixpoint, try each candidate of a bivalue cell with a net of its own; the
+        first that clashes is false (resting on the outer facts the inner net used)."""
+        inner_grid = Grid.__new__(Grid)
+        inner_grid.values, inner_grid.candidates = val, cand
+        inner_grid.givens = [False] * 81
+        inner = _Propagator(inner_grid, True)
+        reason = out.reason
+        for c in range(81):
+            if val[c] or POPCOUNT[cand[c]] != 2:
+                continue
+            for d in DIGITS_IN[cand[c]]:
+                *_, sub = inner.follow(c, d, True)
+                if sub.clash is None:
+                    continue
+                used = set(sub.clash[3])
+                for f in _ancestors(sub, sub.clash[3]):
+                    used.update(sub.reason[f][1])
+                deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
+                out.refuted.append(_fact(c, d, False))
+                set_off(c, d, deps)
+                return True
+        return False
 
     def _locked(
         self,
@@ -437,6 +473,35 @@ def find_forcing_net_verity(grid: Grid) -> Iterator[Step]:
     return _verities(grid, net=True)
 
 
+def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
+    """A net that, when singles stall, refutes a candidate of a bivalue cell by a net of
+    its own, and so on, until it clashes. Evidence as for contradictions, except that
+    ``extra`` is ``(net size, *refuted)`` with the refuted candidates as indices
+    ``cell * 9 + digit - 1``. Candidates of cells with fewest candidates are tried first
+    and steps come out as found: the search is costly.
+    """
+    prop = _Propagator(grid, True, nested=True)
+    premises = sorted(_premises(grid, both=False), key=lambda p: POPCOUNT[grid.candidates[p[0]]])
+    for c, d, on in premises:
+        *_, out = prop.follow(c, d, on)
+        if out.clash is None:
+            continue
+        (branch,) = _branches_of_clash(out, True)
+        step = _contradiction_step("forcing-net-nested", out, [branch])
+        kept = set(branch)
+        refuted = tuple(f >> 1 for f in out.refuted if f in kept)
+        yield Step(
+            step.technique,
+            step.placements,
+            step.eliminations,
+            step.cells,
+            step.houses,
+            step.digits,
+            (len(branch), *refuted),
+            step.chain,
+        )
+
+
 # ---------------------------------------------------------------------------------------
 # Describing
 
@@ -488,6 +553,14 @@ def describe_forcing_contradiction(step: Step) -> str:
     assumed_on = bool(step.eliminations)
     premise = f"{cell_name(cell)}{'=' if assumed_on else '<>'}{digit}"
     verdict = f"{cell_name(cell)} <> {digit}" if assumed_on else f"{cell_name(cell)} = {digit}"
+    if step.technique == "forcing-net-nested":
+        how = _net_text(step.chain)
+        inner = ", ".join(f"{cell_name(i // 9)}={i % 9 + 1}" for i in step.extra[1:])
+        return (
+            f"Nested forcing net: if {premise}, singles and locked candidates {how}; "
+            f"inside it, {inner} would each lead to a contradiction of their own, and in the "
+            f"end the net {_clash_text(step)}, so {verdict}"
+        )
     if net:
         (nodes,) = _split(step)
         how = _net_text(nodes)
