@@ -17,6 +17,7 @@ from solver.techniques.forcing import (
     find_forcing_chain_contradiction,
     find_forcing_chain_verity,
     find_forcing_net_contradiction,
+    find_forcing_net_nested,
     find_forcing_net_verity,
     find_trial,
 )
@@ -29,6 +30,7 @@ LAST_RESORT = (
     "forcing-chain-verity",
     "forcing-net-contradiction",
     "forcing-net-verity",
+    "forcing-net-nested",
     "template-set",
     "template-delete",
     "trial",
@@ -140,7 +142,7 @@ def test_forcing_net_contradiction() -> None:
     step = _first(find_forcing_net_contradiction, grid)
     assert step.eliminations == ((23, 4),)
     assert step.text == (
-        "Forcing net: if r3c6=4, singles and locked candidates forces r2c9=4, r5c4=4, "
+        "Forcing net: if r3c6=4, singles and locked candidates show it forces r2c9=4, r5c4=4, "
         "r6c7=4, r2c2=9, r2c6=5, r9c4=5, r4c4=3, r3c2=3 (using 19 eliminations on the way), "
         "which leaves no place for 3 in column 7, so r3c6 <> 4"
     )
@@ -154,6 +156,21 @@ def test_forcing_net_verity() -> None:
     assert step.text.startswith(
         "Forcing net verity: wherever 8 goes in row 1 (r1c3, r1c4, r1c6), r3c7<>2 "
     )
+
+
+def test_nested_forcing_net() -> None:
+    grid = parse_pencilmarks(HARD_1_TRIAL)
+    step = _first(find_forcing_net_nested, grid)
+    assert step.eliminations == ((13, 8),)
+    assert step.extra == (29, (5 * 9 + 4) * 9 + 3 - 1)  # 29 nodes; r6c5=3 refuted inside
+    assert step.text == (
+        "Nested forcing net: if r2c5=8, singles and locked candidates show it forces r3c1=8, "
+        "r6c7=8, r9c8=8, r8c6=8, r8c5=5, r6c1=3, r7c2=3, r1c5=3 (using 20 eliminations on "
+        "the way); within it, r6c5=3 would lead to a contradiction of its own, so it goes "
+        "too; in the end the net leaves no place for 3 in column 6, so r2c5 <> 8"
+    )
+    (solution,) = solutions(parse_values(HARD_1))
+    assert_step_sound(step, grid, solution)
 
 
 def test_trial_when_nothing_else_applies() -> None:

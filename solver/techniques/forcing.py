@@ -555,17 +555,21 @@ def describe_forcing_contradiction(step: Step) -> str:
     verdict = f"{cell_name(cell)} <> {digit}" if assumed_on else f"{cell_name(cell)} = {digit}"
     if step.technique == "forcing-net-nested":
         how = _net_text(step.chain)
-        inner = ", ".join(f"{cell_name(i // 9)}={i % 9 + 1}" for i in step.extra[1:])
+        inner = [f"{cell_name(i // 9)}={i % 9 + 1}" for i in step.extra[1:]]
+        clash = _clash_text(step).removeprefix("which ")
+        if len(inner) > 1:
+            within = f"within it, {', '.join(inner)} would each lead to a contradiction"
+        else:
+            within = f"within it, {''.join(inner) or 'nothing'} would lead to a contradiction"
         return (
-            f"Nested forcing net: if {premise}, singles and locked candidates {how}; "
-            f"inside it, {inner} would each lead to a contradiction of their own, and in the "
-            f"end the net {_clash_text(step)}, so {verdict}"
+            f"Nested forcing net: if {premise}, singles and locked candidates show it {how}; "
+            f"{within} of its own, so it goes too; in the end the net {clash}, so {verdict}"
         )
     if net:
         (nodes,) = _split(step)
         how = _net_text(nodes)
         return (
-            f"Forcing net: if {premise}, singles and locked candidates {how}, "
+            f"Forcing net: if {premise}, singles and locked candidates show it {how}, "
             f"{_clash_text(step)}, so {verdict}"
         )
     # Every branch starts with the premise: said once.
