@@ -105,6 +105,10 @@ class _Propagator:
                 pos[d] |= 1 << c
         self.pos0 = pos
         self.placed0 = placed
+        # Locked candidates can only appear for a digit whose places changed, unless the
+        # state already holds some: those digits are always checked.
+        self.locked0 = 0
+        self.locked0 = self._locked(pos[:], placed, lambda c, d, why: None, 0x1FF)
 
     def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
         """Follow the premise; yield the outcome so far each time it passes the next of
@@ -119,6 +123,7 @@ class _Propagator:
         queue: deque[int] = deque()
         clash: list[tuple[int, int, int, tuple[int, ...]]] = []
         out = _Outcome(_fact(cell, digit, on), reason, None)
+        dirty = [self.locked0]  # digits whose places changed since the last locked pass
 
         def set_off(c: int, d: int, why: tuple[int, ...]) -> None:
             f = _fact(c, d, False)
@@ -131,6 +136,7 @@ class _Propagator:
                 return
             reason[f] = (len(reason), why)
             out.off_bits |= 1 << (f >> 1)
+            dirty[0] |= bit
             cand[c] &= ~bit
             pos[d] &= ~(1 << c)
             queue.append(f)
@@ -151,6 +157,7 @@ class _Propagator:
             cand[c] = 0
             pos[d] &= ~(1 << c)
             placed[d] |= 1 << c
+            dirty[0] |= BIT[d]
             for p in cells_of_bits(PEER_BITS[c] & pos[d]):
                 set_off(p, d, (f,))
 
@@ -195,7 +202,8 @@ class _Propagator:
                             set_on(m.bit_length() - 1, d, offs(orig_bits & ~m, d))
             if clash or not net:
                 break
-            if self._locked(pos, placed, set_off) and queue:
+            digits, dirty[0] = dirty[0], self.locked0
+            if self._locked(pos, placed, set_off, digits) and queue:
                 continue
             if not self.nested or not self._refute_inside(val, cand, out, set_off):
                 break
@@ -238,11 +246,13 @@ class _Propagator:
         pos: list[int],
         placed: list[int],
         set_off: Callable[[int, int, tuple[int, ...]], None],
-    ) -> bool:
-        """One pass of pointing and claiming on the current state; True if it removed any."""
+        digits: int,
+    ) -> int:
+        """One pass of pointing and claiming for the digits of mask ``digits``; the mask
+        of those that removed candidates."""
         pos0 = self.pos0
-        found = False
-        for d in range(1, 10):
+        found = 0
+        for d in DIGITS_IN[digits]:
             pd = pos[d]
             if not pd:
                 continue
@@ -261,7 +271,7 @@ class _Propagator:
                         why = tuple(_fact(p, d, False) for p in cells_of_bits(pos0[d] & hb & ~seg))
                         for p in cells_of_bits(victims):
                             set_off(p, d, why)
-                        found = True
+                        found |= BIT[d]
                         pd = pos[d]
         return found
 
