@@ -161,13 +161,15 @@ def test_forcing_net_verity() -> None:
 def test_nested_forcing_net() -> None:
     grid = parse_pencilmarks(HARD_1_TRIAL)
     step = _first(find_forcing_net_nested, grid)
-    assert step.eliminations == ((13, 8),)
-    assert step.extra == (29, (5 * 9 + 4) * 9 + 3 - 1)  # 29 nodes; r6c5=3 refuted inside
+    assert step.eliminations == ((49, 4),)
+    # 37 nodes; r3c6=3, r7c5=9 and r1c5=3 refuted by inner nets.
+    assert step.extra == (37, 23 * 9 + 3 - 1, 58 * 9 + 9 - 1, 4 * 9 + 3 - 1)
     assert step.text == (
-        "Nested forcing net: if r2c5=8, singles and locked candidates show it forces r3c1=8, "
-        "r6c7=8, r9c8=8, r8c6=8, r8c5=5, r6c1=3, r7c2=3, r1c5=3 (using 20 eliminations on "
-        "the way); within it, r6c5=3 would lead to a contradiction of its own, so it goes "
-        "too; in the end the net leaves no place for 3 in column 6, so r2c5 <> 8"
+        "Nested forcing net: if r6c5=4, singles and locked candidates show it forces r3c7=3, "
+        "r6c1=3, r6c7=8, r7c2=3, r9c8=8, r7c5=1, r9c5=9, r1c5=5, r8c5=3, r8c6=5 (using 26 "
+        "eliminations on the way); within it, r3c6=3, r7c5=9, r1c5=3 would each lead to a "
+        "contradiction of their own, so they go too; in the end the net leaves no place for "
+        "8 in row 8, so r6c5 <> 4"
     )
     (solution,) = solutions(parse_values(HARD_1))
     assert_step_sound(step, grid, solution)

@@ -225,20 +225,25 @@ class _Propagator:
         inner_grid.givens = [False] * 81
         inner = _Propagator(inner_grid, True)
         reason = out.reason
-        for c in range(81):
-            if val[c] or POPCOUNT[cand[c]] != 2:
+        # Candidates of bivalue cells, then those of a digit with two places in a house.
+        tries = [(c, d) for c in range(81) if POPCOUNT[cand[c]] == 2 for d in DIGITS_IN[cand[c]]]
+        pos = inner.pos0
+        for h in range(27):
+            for d in range(1, 10):
+                m = pos[d] & HOUSE_BITS[h]
+                if m.bit_count() == 2:
+                    tries.extend((c, d) for c in cells_of_bits(m))
+        for c, d in dict.fromkeys(tries):
+            *_, sub = inner.follow(c, d, True)
+            if sub.clash is None:
                 continue
-            for d in DIGITS_IN[cand[c]]:
-                *_, sub = inner.follow(c, d, True)
-                if sub.clash is None:
-                    continue
-                used = set(sub.clash[3])
-                for f in _ancestors(sub, sub.clash[3]):
-                    used.update(sub.reason[f][1])
-                deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
-                out.refuted.append(_fact(c, d, False))
-                set_off(c, d, deps)
-                return True
+            used = set(sub.clash[3])
+            for f in _ancestors(sub, sub.clash[3]):
+                used.update(sub.reason[f][1])
+            deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
+            out.refuted.append(_fact(c, d, False))
+            set_off(c, d, deps)
+            return True
         return False
 
     def _locked(
@@ -484,11 +489,13 @@ def find_forcing_net_verity(grid: Grid) -> Iterator[Step]:
 
 
 def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
-    """A net that, when singles stall, refutes a candidate of a bivalue cell by a net of
-    its own, and so on, until it clashes. Evidence as for contradictions, except that
-    ``extra`` is ``(net size, *refuted)`` with the refuted candidates as indices
-    ``cell * 9 + digit - 1``. Candidates of cells with fewest candidates are tried first
-    and steps come out as found: the search is costly.
+    """A net that, when singles stall, refutes a candidate of a bivalue cell (or of a
+    digit with two places in a house) by a net of its own, and so on, until it clashes.
+
+    Evidence as for contradictions, except that ``extra`` is ``(net size, *refuted)``
+    with the refuted candidates as indices ``cell * 9 + digit - 1``. Candidates of cells
+    with fewest candidates are tried first and steps come out as found: the search is
+    costly.
     """
     prop = _Propagator(grid, True, nested=True)
     premises = sorted(_premises(grid, both=False), key=lambda p: POPCOUNT[grid.candidates[p[0]]])
@@ -568,12 +575,18 @@ def describe_forcing_contradiction(step: Step) -> str:
         inner = [f"{cell_name(i // 9)}={i % 9 + 1}" for i in step.extra[1:]]
         clash = _clash_text(step).removeprefix("which ")
         if len(inner) > 1:
-            within = f"within it, {', '.join(inner)} would each lead to a contradiction"
+            within = (
+                f"within it, {', '.join(inner)} would each lead to a contradiction of their "
+                f"own, so they go too"
+            )
         else:
-            within = f"within it, {''.join(inner) or 'nothing'} would lead to a contradiction"
+            within = (
+                f"within it, {''.join(inner) or 'nothing'} would lead to a contradiction of "
+                f"its own, so it goes too"
+            )
         return (
             f"Nested forcing net: if {premise}, singles and locked candidates show it {how}; "
-            f"{within} of its own, so it goes too; in the end the net {clash}, so {verdict}"
+            f"{within}; in the end the net {clash}, so {verdict}"
         )
     if net:
         (nodes,) = _split(step)
