@@ -100,6 +100,24 @@ from .als import (
 from .sue_de_coq import describe_sue_de_coq, find_sue_de_coq
 
 # imports: last resort
+# isort: split
+from .forcing import (
+    describe_forcing_contradiction,
+    describe_forcing_verity,
+    describe_trial,
+    find_forcing_chain_contradiction,
+    find_forcing_chain_verity,
+    find_forcing_net_contradiction,
+    find_forcing_net_nested,
+    find_forcing_net_verity,
+    find_trial,
+)
+from .templates import (
+    describe_template_delete,
+    describe_template_set,
+    find_template_delete,
+    find_template_set,
+)
 
 # (id, name, short code, family, HoDoKu codes, weight, level, finder, describer)
 _REGISTRY: list[Technique] = [
@@ -227,6 +245,24 @@ _REGISTRY: list[Technique] = [
     Technique("death-blossom", "Death Blossom", "DB", "als", ("0904",), 360, "unfair",
               find_death_blossom, describe_death_blossom),
     # registry: last resort
+    Technique("forcing-chain-contradiction", "Forcing Chain Contradiction", "FCC",
+              "last-resort", ("1301",), 500, "extreme", find_forcing_chain_contradiction,
+              describe_forcing_contradiction),
+    Technique("forcing-chain-verity", "Forcing Chain Verity", "FCV", "last-resort",
+              ("1302",), 500, "extreme", find_forcing_chain_verity, describe_forcing_verity),
+    Technique("forcing-net-contradiction", "Forcing Net Contradiction", "FNC",
+              "last-resort", ("1303",), 700, "extreme", find_forcing_net_contradiction,
+              describe_forcing_contradiction),
+    Technique("forcing-net-verity", "Forcing Net Verity", "FNV", "last-resort",
+              ("1304",), 700, "extreme", find_forcing_net_verity, describe_forcing_verity),
+    Technique("forcing-net-nested", "Nested Forcing Net", "NFN", "last-resort", (), 900,
+              "extreme", find_forcing_net_nested, describe_forcing_contradiction),
+    Technique("template-set", "Template Set", "TS", "last-resort", ("1201",), 10000,
+              "extreme", find_template_set, describe_template_set),
+    Technique("template-delete", "Template Delete", "TD", "last-resort", ("1202",), 10000,
+              "extreme", find_template_delete, describe_template_delete),
+    Technique("trial", "Trial", "TR", "last-resort", (), 10000, "extreme",
+              find_trial, describe_trial),
 ]  # fmt: skip
 
 ORDER: tuple[Technique, ...] = tuple(_REGISTRY)

@@ -1,0 +1,713 @@
+"""Last resort: forcing chains, forcing nets and, if even they fail, an explained trial.
+
+A premise ("r1c2 is 5", or "r1c2 is not 5") is followed through its consequences:
+
+* chains use only one-parent inferences: a true candidate removes its cell's other
+  digits and the digit from its peers; a false candidate makes true the other digit of a
+  bivalue cell or the other place of a digit seen twice in a house;
+* nets use every single the premise creates (a cell or house left with one place, which
+  may depend on several earlier inferences) and locked candidates.
+
+If the consequences clash (a candidate both true and false, a cell without candidates,
+a digit without a place in a house), the premise is false: a *contradiction*. If every
+candidate of a cell (or every place of a digit in a house, or a candidate both true and
+false) leads to one same conclusion, that conclusion holds: a *verity*.
+
+Evidence of the steps, shared by the describers:
+
+* contradiction: ``cells=(premise cell, clash cell or -1)``, ``digits=(premise digit,
+  clash digit or 0)``, ``houses=(clash house,)`` when a digit lost its last place in a
+  house; the step eliminates the premise (assumed true) or places it (assumed false);
+* verity: ``cells`` the premise cells, ``digits`` their digits, ``houses=(house,)`` for
+  a house verity; one conclusion per step;
+* ``chain``: the inferences, branch after branch, each branch starting with its premise;
+  ``extra``: the number of nodes of each branch.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from ..grid import (
+    BIT,
+    BOXES,
+    DIGITS_IN,
+    HOUSE_BITS,
+    HOUSES_OF,
+    PEER_BITS,
+    POPCOUNT,
+    SINGLE,
+    Grid,
+    cell_name,
+    cells_of_bits,
+    house_name,
+)
+from ..search import solutions_from_candidates
+from ..steps import ChainNode, Step
+
+# Candidate ``(cell, digit)`` is index ``cell * 9 + digit - 1``; a fact is ``2 * index + on``.
+CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
+# Describing more inferences than this explains nothing; longer branches are shortened.
+MAX_TEXT_NODES = 14
+# A premise is followed in stages of growing fact budgets, so that short proofs come out
+# first and a caller taking only the first few steps never pays for a full search.
+BUDGETS = (16, 64, 256, 1 << 30)
+
+
+def _fact(cell: int, digit: int, on: bool) -> int:
+    return ((cell * 9 + digit - 1) << 1) | on
+
+
+def _node(fact: int) -> ChainNode:
+    i = fact >> 1
+    return ((i // 9,), i % 9 + 1, bool(fact & 1))
+
+
+# Locked candidates: per box, its three row and three column segments as cell sets.
+_BOX_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(
+        (HOUSE_BITS[b] & HOUSE_BITS[line], b, line)
+        for line in sorted({h for c in BOXES[b - 18] for h in HOUSES_OF[c][:2]})
+    )
+    for b in range(18, 27)
+)
+
+
+@dataclass
+class _Outcome:
+    """What following one premise produced."""
+
+    premise: int
+    reason: dict[int, tuple[int, tuple[int, ...]]]  # fact -> (order, parent facts)
+    clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
+    on_bits: int = 0  # candidate indices found true (729-bit set)
+    off_bits: int = 0  # candidate indices found false
+    truncated: bool = False  # stopped at the fact budget, before the fixpoint
+    refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
+
+
+class _Propagator:
+    """Follows premises in one grid state; ``net`` selects multi-parent inferences."""
+
+    def __init__(self, grid: Grid, net: bool, nested: bool = False) -> None:
+        self.values = grid.values
+        self.cands = grid.candidates
+        self.net = net
+        self.nested = nested
+        pos = [0] * 10
+        placed = [0] * 10
+        for c in range(81):
+            if self.values[c]:
+                placed[self.values[c]] |= 1 << c
+            for d in DIGITS_IN[self.cands[c]]:
+                pos[d] |= 1 << c
+        self.pos0 = pos
+        self.placed0 = placed
+        # Locked candidates can only appear for a digit whose places changed, unless the
+        # state already holds some: those digits are always checked.
+        self.locked0 = 0
+        self.locked0 = self._locked(pos[:], placed, lambda c, d, why: None, 0x1FF)
+
+    def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
+        """Follow the premise; yield the outcome so far each time it passes the next of
+        ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
+        values, cands0, net = self.values, self.cands, self.net
+        pos0 = self.pos0
+        val = values[:]
+        cand = cands0[:]
+        pos = pos0[:]
+        placed = self.placed0[:]
+        reason: dict[int, tuple[int, tuple[int, ...]]] = {}
+        queue: deque[int] = deque()
+        clash: list[tuple[int, int, int, tuple[int, ...]]] = []
+        out = _Outcome(_fact(cell, digit, on), reason, None)
+        dirty = [self.locked0]  # digits whose places changed since the last locked pass
+
+        def set_off(c: int, d: int, why: tuple[int, ...]) -> None:
+            f = _fact(c, d, False)
+            if val[c] == d:
+                reason[f] = (len(reason), why)
+                clash.append((CLASH_BOTH, c, d, (f | 1, f)))
+                return
+            bit = BIT[d]
+            if not cand[c] & bit:
+                return
+            reason[f] = (len(reason), why)
+            out.off_bits |= 1 << (f >> 1)
+            dirty[0] |= bit
+            cand[c] &= ~bit
+            pos[d] &= ~(1 << c)
+            queue.append(f)
+
+        def set_on(c: int, d: int, why: tuple[int, ...]) -> None:
+            if val[c] == d:
+                return
+            f = _fact(c, d, True)
+            if val[c] or not cand[c] & BIT[d]:
+                reason[f] = (len(reason), why)
+                clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
+                return
+            reason[f] = (len(reason), why)
+            out.on_bits |= 1 << (f >> 1)
+            val[c] = d
+            for e in DIGITS_IN[cand[c] & ~BIT[d]]:
+                set_off(c, e, (f,))
+            cand[c] = 0
+            pos[d] &= ~(1 << c)
+            placed[d] |= 1 << c
+            dirty[0] |= BIT[d]
+            for p in cells_of_bits(PEER_BITS[c] & pos[d]):
+                set_off(p, d, (f,))
+
+        def offs(bits: int, d: int) -> tuple[int, ...]:
+            return tuple(_fact(p, d, False) for p in cells_of_bits(bits))
+
+        if on:
+            set_on(cell, digit, ())
+        else:
+            set_off(cell, digit, ())
+        level = 0
+        while True:
+            while queue and not clash:
+                if len(reason) > BUDGETS[level]:
+                    out.truncated = True
+                    yield out
+                    level += 1
+                f = queue.popleft()
+                i = f >> 1
+                c, d = i // 9, i % 9 + 1
+                if not val[c]:
+                    m = cand[c]
+                    orig = cands0[c]
+                    if not m:
+                        why = tuple(_fact(c, e, False) for e in DIGITS_IN[orig])
+                        clash.append((CLASH_CELL, c, 0, why))
+                        break
+                    e = SINGLE[m]
+                    if e and (net or POPCOUNT[orig] == 2):
+                        set_on(c, e, tuple(_fact(c, x, False) for x in DIGITS_IN[orig & ~m]))
+                for h in HOUSES_OF[c]:
+                    hb = HOUSE_BITS[h]
+                    if placed[d] & hb:
+                        continue
+                    m = pos[d] & hb
+                    if not m:
+                        clash.append((CLASH_HOUSE, h, d, offs(pos0[d] & hb, d)))
+                        break
+                    if m & (m - 1) == 0:
+                        orig_bits = pos0[d] & hb
+                        if net or orig_bits.bit_count() == 2:
+                            set_on(m.bit_length() - 1, d, offs(orig_bits & ~m, d))
+            if clash or not net:
+                break
+            digits, dirty[0] = dirty[0], self.locked0
+            if self._locked(pos, placed, set_off, digits) and queue:
+                continue
+            if not self.nested or not self._refute_inside(val, cand, out, set_off):
+                break
+        out.clash = clash[0] if clash else None
+        out.truncated = False
+        yield out
+
+    def _refute_inside(
+        self,
+        val: list[int],
+        cand: list[int],
+        out: _Outcome,
+        set_off: Callable[[int, int, tuple[int, ...]], None],
+    ) -> bool:
+        """At a fixpoint, try each candidate of a bivalue cell with a net of its own; the
+        first that clashes is false (resting on the outer facts the inner net used)."""
+        inner_grid = Grid.__new__(Grid)
+        inner_grid.values, inner_grid.candidates = val, cand
+        inner_grid.givens = [False] * 81
+        inner = _Propagator(inner_grid, True)
+        reason = out.reason
+        # Candidates of bivalue cells, then those of a digit with two places in a house.
+        tries = [(c, d) for c in range(81) if POPCOUNT[cand[c]] == 2 for d in DIGITS_IN[cand[c]]]
+        pos = inner.pos0
+        for h in range(27):
+            for d in range(1, 10):
+                m = pos[d] & HOUSE_BITS[h]
+                if m.bit_count() == 2:
+                    tries.extend((c, d) for c in cells_of_bits(m))
+        for c, d in dict.fromkeys(tries):
+            *_, sub = inner.follow(c, d, True)
+            if sub.clash is None:
+                continue
+            used = set(sub.clash[3])
+            for f in _ancestors(sub, sub.clash[3]):
+                used.update(sub.reason[f][1])
+            deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
+            out.refuted.append(_fact(c, d, False))
+            set_off(c, d, deps)
+            return True
+        return False
+
+    def _locked(
+        self,
+        pos: list[int],
+        placed: list[int],
+        set_off: Callable[[int, int, tuple[int, ...]], None],
+        digits: int,
+    ) -> int:
+        """One pass of pointing and claiming for the digits of mask ``digits``; the mask
+        of those that removed candidates."""
+        pos0 = self.pos0
+        found = 0
+        for d in DIGITS_IN[digits]:
+            pd = pos[d]
+            if not pd:
+                continue
+            for segments in _BOX_LINES:
+                for seg, box, line in segments:
+                    m = pd & seg
+                    if not m:
+                        continue
+                    for base, target in ((box, line), (line, box)):
+                        hb = HOUSE_BITS[base]
+                        if placed[d] & hb or pd & hb & ~seg:
+                            continue
+                        victims = pd & HOUSE_BITS[target] & ~seg
+                        if not victims:
+                            continue
+                        why = tuple(_fact(p, d, False) for p in cells_of_bits(pos0[d] & hb & ~seg))
+                        for p in cells_of_bits(victims):
+                            set_off(p, d, why)
+                        found |= BIT[d]
+                        pd = pos[d]
+        return found
+
+
+def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
+    """The facts ``facts`` rest on (themselves included), in order of inference."""
+    reason = out.reason
+    seen: set[int] = set()
+    stack = list(facts)
+    while stack:
+        f = stack.pop()
+        if f in seen or f not in reason:
+            continue
+        seen.add(f)
+        stack.extend(reason[f][1])
+    return sorted(seen, key=lambda f: reason[f][0])
+
+
+def _depth(out: _Outcome, fact: int, memo: dict[int, int]) -> int:
+    """Inferences from the premise to ``fact`` along the longest parent path."""
+    stack = [fact]
+    reason = out.reason
+    while stack:
+        f = stack[-1]
+        if f in memo:
+            stack.pop()
+            continue
+        known = [p for p in reason.get(f, (0, ()))[1] if p in reason]
+        todo = [p for p in known if p not in memo]
+        if todo:
+            stack.extend(todo)
+            continue
+        memo[f] = 1 + max((memo[p] for p in known), default=0)
+        stack.pop()
+    return memo[fact]
+
+
+def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
+    assert out.clash is not None
+    parents = out.clash[3]
+    if net:
+        return [_ancestors(out, parents)]
+    return [_ancestors(out, (p,)) for p in parents]
+
+
+def _step(
+    technique: str,
+    branches: list[list[int]],
+    **fields: object,
+) -> Step:
+    chain = tuple(_node(f) for branch in branches for f in branch)
+    return Step(technique, chain=chain, extra=tuple(len(b) for b in branches), **fields)  # type: ignore[arg-type]
+
+
+def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
+    cands = grid.candidates
+    out = []
+    for c in range(81):
+        if grid.values[c]:
+            continue
+        for d in DIGITS_IN[cands[c]]:
+            out.append((c, d, True))
+            if both:
+                out.append((c, d, False))
+    return out
+
+
+def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
+    prop = _Propagator(grid, net)
+    technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
+    runs = [prop.follow(*p) for p in _premises(grid, both=not net)]
+    while runs:
+        found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
+        left = []
+        for k, run in enumerate(runs):
+            out = next(run)
+            if out.clash is not None:
+                branches = _branches_of_clash(out, net)
+                found.append((sum(map(len, branches)), k, out, branches))
+            elif out.truncated:
+                left.append(run)
+        runs = left
+        found.sort(key=lambda t: t[:2])
+        for _size, _k, out, branches in found:
+            yield _contradiction_step(technique, out, branches)
+
+
+def _contradiction_step(technique: str, out: _Outcome, branches: list[list[int]]) -> Step:
+    assert out.clash is not None
+    kind, where, digit, _parents = out.clash
+    i = out.premise >> 1
+    c, d, on = i // 9, i % 9 + 1, bool(out.premise & 1)
+    houses: tuple[int, ...]
+    if kind == CLASH_HOUSE:
+        clash_cell, houses = -1, (where,)
+    else:
+        clash_cell, houses = where, ()
+    return _step(
+        technique,
+        branches,
+        eliminations=((c, d),) if on else (),
+        placements=() if on else ((c, d),),
+        cells=(c, clash_cell),
+        digits=(d, digit),
+        houses=houses,
+    )
+
+
+def _verities(grid: Grid, net: bool) -> Iterator[Step]:
+    technique = "forcing-net-verity" if net else "forcing-chain-verity"
+    values, cands = grid.values, grid.candidates
+    groups: list[
+        tuple[list[tuple[int, int, bool]], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    ] = []
+    for c in range(81):
+        if not values[c] and POPCOUNT[cands[c]] >= 2:
+            ds = DIGITS_IN[cands[c]]
+            groups.append(([(c, d, True) for d in ds], (c,), ds, ()))
+    for h in range(27):
+        for d in range(1, 10):
+            places = tuple(c for c in cells_of_bits(HOUSE_BITS[h]) if cands[c] & BIT[d])
+            if len(places) >= 2:
+                groups.append(([(c, d, True) for c in places], places, (d,), (h,)))
+    if not net:
+        for c in range(81):
+            for d in DIGITS_IN[cands[c]]:
+                groups.append(([(c, d, True), (c, d, False)], (c,), (d,), ()))
+    prop = _Propagator(grid, net)
+    runs: dict[tuple[int, int, bool], Iterator[_Outcome]] = {}
+    outcomes: dict[tuple[int, int, bool], _Outcome] = {}
+    seen: set[int] = set()
+    premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
+    more = True
+    while more:
+        # Every run moves on to its next budget; finished ones keep their outcome.
+        for p in premises_all:
+            if p not in runs:
+                runs[p] = prop.follow(*p)
+            if p not in outcomes or outcomes[p].truncated:
+                outcomes[p] = next(runs[p])
+        found: list[
+            tuple[
+                int,
+                int,
+                int,
+                int,
+                list[_Outcome],
+                tuple[int, ...],
+                tuple[int, ...],
+                tuple[int, ...],
+            ]
+        ] = []
+        more = False
+        for k, (premises, cells, digits, houses) in enumerate(groups):
+            outs = [outcomes[p] for p in premises]
+            # A branch that clashes is a contradiction step, found first; a verity needs all.
+            if any(o.clash is not None for o in outs):
+                continue
+            more = more or any(o.truncated for o in outs)
+            on_all = off_all = (1 << 729) - 1
+            for o in outs:
+                on_all &= o.on_bits
+                off_all &= o.off_bits
+            for bits, on in ((on_all, True), (off_all, False)):
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    f = ((low.bit_length() - 1) << 1) | on
+                    if f in seen:
+                        continue
+                    # How far into each branch the conclusion comes: short proofs first.
+                    size = sum(o.reason[f][0] for o in outs)
+                    found.append((size, 0 if on else 1, k, f, outs, cells, digits, houses))
+        found.sort(key=lambda t: t[:4])
+        for _size, _kind, _k, f, outs, cells, digits, houses in found:
+            if f in seen:
+                continue
+            seen.add(f)
+            i = f >> 1
+            c, d = i // 9, i % 9 + 1
+            yield _step(
+                technique,
+                [_ancestors(o, (f,)) for o in outs],
+                placements=((c, d),) if f & 1 else (),
+                eliminations=() if f & 1 else ((c, d),),
+                cells=cells,
+                digits=digits,
+                houses=houses,
+            )
+
+
+def find_forcing_chain_contradiction(grid: Grid) -> Iterator[Step]:
+    """A candidate whose truth (or falsehood) leads by one-parent inferences to a clash."""
+    return _contradictions(grid, net=False)
+
+
+def find_forcing_chain_verity(grid: Grid) -> Iterator[Step]:
+    """A conclusion reached by chains from every candidate of a cell or house."""
+    return _verities(grid, net=False)
+
+
+def find_forcing_net_contradiction(grid: Grid) -> Iterator[Step]:
+    """A candidate whose truth leads, through singles and locked candidates, to a clash."""
+    return _contradictions(grid, net=True)
+
+
+def find_forcing_net_verity(grid: Grid) -> Iterator[Step]:
+    """A conclusion reached by nets from every candidate of a cell or house."""
+    return _verities(grid, net=True)
+
+
+def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
+    """A net that, when singles stall, refutes a candidate of a bivalue cell (or of a
+    digit with two places in a house) by a net of its own, and so on, until it clashes.
+
+    Evidence as for contradictions, except that ``extra`` is ``(net size, *refuted)``
+    with the refuted candidates as indices ``cell * 9 + digit - 1``. Candidates of cells
+    with fewest candidates are tried first and steps come out as found: the search is
+    costly.
+    """
+    prop = _Propagator(grid, True, nested=True)
+    premises = sorted(_premises(grid, both=False), key=lambda p: POPCOUNT[grid.candidates[p[0]]])
+    for c, d, on in premises:
+        *_, out = prop.follow(c, d, on)
+        if out.clash is None:
+            continue
+        (branch,) = _branches_of_clash(out, True)
+        step = _contradiction_step("forcing-net-nested", out, [branch])
+        kept = set(branch)
+        refuted = tuple(f >> 1 for f in out.refuted if f in kept)
+        yield Step(
+            step.technique,
+            step.placements,
+            step.eliminations,
+            step.cells,
+            step.houses,
+            step.digits,
+            (len(branch), *refuted),
+            step.chain,
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# Describing
+
+
+def _node_text(node: ChainNode) -> str:
+    cells, digit, on = node
+    return f"{cell_name(cells[0])}{'=' if on else '<>'}{digit}"
+
+
+def _branch_text(nodes: Sequence[ChainNode]) -> str:
+    texts = [_node_text(n) for n in nodes]
+    if len(texts) > MAX_TEXT_NODES:
+        cut = MAX_TEXT_NODES // 2
+        texts = [*texts[:cut], "...", *texts[-cut:]]
+    return " -> ".join(texts)
+
+
+def _split(step: Step) -> list[tuple[ChainNode, ...]]:
+    out, start = [], 0
+    for n in step.extra:
+        out.append(step.chain[start : start + n])
+        start += n
+    return out
+
+
+def _net_text(nodes: Sequence[ChainNode]) -> str:
+    """A net in words: its placements in order, and how many eliminations it used."""
+    placed = [_node_text(n) for n in nodes[1:] if n[2]]
+    removed = sum(1 for n in nodes[1:] if not n[2])
+    if len(placed) > MAX_TEXT_NODES:
+        placed = [*placed[: MAX_TEXT_NODES - 1], "...", placed[-1]]
+    if not placed:
+        return f"removes {removed} candidates"
+    return f"forces {', '.join(placed)} (using {removed} eliminations on the way)"
+
+
+def _clash_text(step: Step) -> str:
+    (_c, clash_cell), (_d, clash_digit) = step.cells, step.digits
+    if step.houses:
+        return f"which leaves no place for {clash_digit} in {house_name(step.houses[0])}"
+    if clash_digit == 0:
+        return f"which leaves {cell_name(clash_cell)} without candidates"
+    return f"which makes {cell_name(clash_cell)} both {clash_digit} and not {clash_digit}"
+
+
+def describe_forcing_contradiction(step: Step) -> str:
+    cell, digit = step.cells[0], step.digits[0]
+    net = step.technique.startswith("forcing-net")
+    assumed_on = bool(step.eliminations)
+    premise = f"{cell_name(cell)}{'=' if assumed_on else '<>'}{digit}"
+    verdict = f"{cell_name(cell)} <> {digit}" if assumed_on else f"{cell_name(cell)} = {digit}"
+    if step.technique == "forcing-net-nested":
+        how = _net_text(step.chain)
+        inner = [f"{cell_name(i // 9)}={i % 9 + 1}" for i in step.extra[1:]]
+        clash = _clash_text(step).removeprefix("which ")
+        if len(inner) > 1:
+            within = (
+                f"within it, {', '.join(inner)} would each lead to a contradiction of their "
+                f"own, so they go too"
+            )
+        else:
+            within = (
+                f"within it, {''.join(inner) or 'nothing'} would lead to a contradiction of "
+                f"its own, so it goes too"
+            )
+        return (
+            f"Nested forcing net: if {premise}, singles and locked candidates show it {how}; "
+            f"{within}; in the end the net {clash}, so {verdict}"
+        )
+    if net:
+        (nodes,) = _split(step)
+        how = _net_text(nodes)
+        return (
+            f"Forcing net: if {premise}, singles and locked candidates show it {how}, "
+            f"{_clash_text(step)}, so {verdict}"
+        )
+    # Every branch starts with the premise: said once.
+    chains = "; ".join(_branch_text(b[1:]) for b in _split(step) if len(b) > 1)
+    then = f" then {chains}," if chains else ","
+    return f"Forcing chain: if {premise}{then} {_clash_text(step)}, so {verdict}"
+
+
+def describe_forcing_verity(step: Step) -> str:
+    net = step.technique.startswith("forcing-net")
+    if step.placements:
+        cell, digit = step.placements[0]
+        result = f"{cell_name(cell)}={digit}"
+    else:
+        cell, digit = step.eliminations[0]
+        result = f"{cell_name(cell)}<>{digit}"
+    if step.houses:
+        whichever = (
+            f"wherever {step.digits[0]} goes in {house_name(step.houses[0])} "
+            f"({', '.join(cell_name(c) for c in step.cells)})"
+        )
+    elif len(step.digits) > 1:
+        whichever = (
+            f"whichever of {cell_name(step.cells[0])}'s {', '.join(map(str, step.digits))} is true"
+        )
+    else:
+        whichever = f"whether {cell_name(step.cells[0])} is {step.digits[0]} or not"
+    if net:
+        parts = "; ".join(f"{_node_text(b[0])} {_net_text(b)}" for b in _split(step))
+        kind = "Forcing net"
+    else:
+        parts = "; ".join(_branch_text(b) for b in _split(step))
+        kind = "Forcing chain"
+    return f"{kind} verity: {whichever}, {result} ({parts}), so {result}"
+
+
+# ---------------------------------------------------------------------------------------
+# Trial
+
+
+def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int] | None:
+    """Exhaust the state: (guesses made, first cell guessed) when it has no solution,
+    None when it has one or the budget of guesses runs out."""
+    from ..search import _propagate
+
+    count = 0
+    first = -1
+    stack = [(values, cands)]
+    while stack:
+        vals, cs = stack.pop()
+        if not _propagate(vals, cs):
+            continue
+        best, best_n = -1, 10
+        for c in range(81):
+            if not vals[c]:
+                n = POPCOUNT[cs[c]]
+                if n < best_n:
+                    best, best_n = c, n
+                    if n == 2:
+                        break
+        if best < 0:
+            return None
+        if first < 0:
+            first = best
+        for d in DIGITS_IN[cs[best]]:
+            count += 1
+            if count > budget:
+                return None
+            v2, c2 = vals[:], cs[:]
+            c2[best] = BIT[d]
+            stack.append((v2, c2))
+    return count, first
+
+
+def find_trial(grid: Grid) -> Iterator[Step]:
+    """Assume a candidate and search: if no solution follows, it goes.
+
+    Evidence: ``cells=(cell, first cell guessed or -1)``, ``digits=(digit,)``,
+    ``extra=(guesses,)``. Candidates of cells with fewest candidates come first.
+    """
+    values, cands = grid.values, grid.candidates
+    sols = solutions_from_candidates(values, cands, limit=1)
+    if not sols:
+        return
+    solution = sols[0]
+    cells = sorted((c for c in range(81) if not values[c]), key=lambda c: POPCOUNT[cands[c]])
+    for c in cells:
+        for d in DIGITS_IN[cands[c] & ~BIT[solution[c]]]:
+            start_cands = [BIT[v] if v else m for v, m in zip(values, cands, strict=True)]
+            start_vals = [0] * 81
+            start_cands[c] = BIT[d]
+            refuted = _refute(start_vals, start_cands, budget=100_000)
+            if refuted is None:
+                continue
+            guesses, first = refuted
+            yield Step(
+                "trial",
+                eliminations=((c, d),),
+                cells=(c, first),
+                digits=(d,),
+                extra=(guesses,),
+            )
+
+
+def describe_trial(step: Step) -> str:
+    (cell, digit), first = step.eliminations[0], step.cells[1]
+    guesses = step.extra[0]
+    if guesses == 0:
+        how = "singles alone then run into a contradiction"
+    else:
+        how = (
+            f"a search from there (guessing {cell_name(first)} first, {guesses} guesses in "
+            f"all) ends in a contradiction every time"
+        )
+    return (
+        f"Trial: no logical step is left, so try {cell_name(cell)}={digit}: {how}, "
+        f"so {cell_name(cell)} <> {digit}"
+    )
