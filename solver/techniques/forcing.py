@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..grid import (
     BIT,
@@ -295,25 +295,6 @@ def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
     return sorted(seen, key=lambda f: reason[f][0])
 
 
-def _depth(out: _Outcome, fact: int, memo: dict[int, int]) -> int:
-    """Inferences from the premise to ``fact`` along the longest parent path."""
-    stack = [fact]
-    reason = out.reason
-    while stack:
-        f = stack[-1]
-        if f in memo:
-            stack.pop()
-            continue
-        known = [p for p in reason.get(f, (0, ()))[1] if p in reason]
-        todo = [p for p in known if p not in memo]
-        if todo:
-            stack.extend(todo)
-            continue
-        memo[f] = 1 + max((memo[p] for p in known), default=0)
-        stack.pop()
-    return memo[fact]
-
-
 def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
     assert out.clash is not None
     parents = out.clash[3]
@@ -325,10 +306,23 @@ def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
 def _step(
     technique: str,
     branches: list[list[int]],
-    **fields: object,
+    *,
+    placements: tuple[tuple[int, int], ...],
+    eliminations: tuple[tuple[int, int], ...],
+    cells: tuple[int, ...],
+    digits: tuple[int, ...],
+    houses: tuple[int, ...],
 ) -> Step:
-    chain = tuple(_node(f) for branch in branches for f in branch)
-    return Step(technique, chain=chain, extra=tuple(len(b) for b in branches), **fields)  # type: ignore[arg-type]
+    return Step(
+        technique,
+        placements=placements,
+        eliminations=eliminations,
+        cells=cells,
+        houses=houses,
+        digits=digits,
+        extra=tuple(len(b) for b in branches),
+        chain=tuple(_node(f) for branch in branches for f in branch),
+    )
 
 
 def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
@@ -507,16 +501,7 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
         step = _contradiction_step("forcing-net-nested", out, [branch])
         kept = set(branch)
         refuted = tuple(f >> 1 for f in out.refuted if f in kept)
-        yield Step(
-            step.technique,
-            step.placements,
-            step.eliminations,
-            step.cells,
-            step.houses,
-            step.digits,
-            (len(branch), *refuted),
-            step.chain,
-        )
+        yield replace(step, extra=(len(branch), *refuted))
 
 
 # ---------------------------------------------------------------------------------------
