@@ -10,23 +10,23 @@ fins" shared by two base houses) either the fish holds or a fin is true, so only
 cells that also see every fin lose the digit.
 
 Franken fish take rows (or columns) plus boxes as base and columns (or rows) plus boxes
-as cover, with at least one box somewhere (else the fish is a basic one). HoDoKu's
-limits are kept: at most five fins, two of them endo fins.
+as cover, with at least one box somewhere (else the fish is a basic one). At most two
+fins (HoDoKu allows five; every library case needs two at most, and each extra fin
+multiplies the search), two of them endo fins.
 
-Not registered yet: the search passes all of HoDoKu's library cases (0331, 0332, 0340,
-0341, 03411, 0342, 03421) but costs 0.1 s (size 2) to 2-5 s (size 4) on a stuck state of a
-hard puzzle, which the solve loop cannot afford; it needs pruning on the base sets first.
+Speed: cover houses never span two cross groups (stacks when rows are the lines), so a
+precomputed table gives, per group, the fewest covers its base cells need; base sets
+whose bound (less what two fins can save) exceeds the size are cut while being built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
 
 from ..grid import BIT, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
 from ..steps import Finder, Step, eliminations_text
 
-MAX_FINS = 5
+MAX_FINS = 2
 MAX_ENDO_FINS = 2
 ALL_CELLS = (1 << 81) - 1
 
@@ -67,6 +67,7 @@ def _covers_for_base(
     Branches on the first base cell not yet covered: one of the (at most two) cover houses
     through it takes it, or it is a fin; fins must keep a candidate that sees them all.
     """
+    # The (at most two) cover houses through each base cell
     by_cell: dict[int, list[tuple[int, int]]] = {}
     for unit in covers:
         bits = unit[1] & base_bits
@@ -76,8 +77,9 @@ def _covers_for_base(
             bits ^= low
     found: dict[tuple[int, ...], _Fish] = {}
     chosen: list[int] = []
+    groups = _GROUP_BITS[0 if cross_first == 9 else 1]
 
-    def record(union: int, cannibal: int) -> None:
+    def record(union: int, cannibal: int, fins: int, seen: int) -> None:
         houses = tuple(sorted(chosen))
         if houses in found:
             return
@@ -85,38 +87,142 @@ def _covers_for_base(
             return  # rows against columns only: a basic fish
         if not any(cross_first <= h < cross_first + 9 for h in houses):
             return  # boxes only on one side: HoDoKu calls it a mutant
-        fins = (base_bits & ~union) | endo
-        targets = (union & ~base_bits & digit_bits) | cannibal
-        if fins:
-            targets &= _buddies(fins)
+        targets = ((union & ~base_bits & digit_bits) | cannibal) & seen
         if targets:
             tech = (FINNED_FRANKEN_IDS if fins else FRANKEN_IDS)[size]
             found[houses] = (tech, houses, targets, fins & ~endo, endo)
 
-    def dfs(union: int, fins: int, cannibal: int) -> None:
+    def dfs(union: int, fins: int, seen: int, cannibal: int) -> None:
+        # seen: digit cells that see every fin so far (all digit cells while finless)
         remaining = base_bits & ~union & ~fins
-        if len(chosen) == size:
-            fins |= remaining
-            if fins.bit_count() <= MAX_FINS and (not fins or _buddies(fins) & digit_bits):
-                record(union, cannibal)
+        left = size - len(chosen)
+        if not left:
+            while remaining:
+                low = remaining & -remaining
+                seen &= PEER_BITS[low.bit_length() - 1]
+                remaining ^= low
+                fins |= low
+            if seen and fins.bit_count() <= MAX_FINS:
+                record(union, cannibal, fins, seen)
             return
         if not remaining:
             return  # covered with fewer houses: a smaller fish
+        # covers never span two cross groups: each group still holding a cell needs a
+        # cover or (for each of its cells) a fin
+        spare = MAX_FINS - fins.bit_count()
+        need = (
+            bool(remaining & groups[0]) + bool(remaining & groups[1]) + bool(remaining & groups[2])
+        )
+        if need > left + spare:
+            return
         low = remaining & -remaining
-        for house, bits in by_cell.get(low.bit_length() - 1, ()):
-            if house in chosen:
-                continue
+        for house, bits in by_cell[low.bit_length() - 1]:
             chosen.append(house)
-            dfs(union | bits, fins, cannibal | (union & bits & base_bits))
+            dfs(union | bits, fins, seen, cannibal | (union & bits & base_bits))
             chosen.pop()
-        fins |= low
-        if fins.bit_count() <= MAX_FINS and _buddies(fins) & digit_bits:
-            dfs(union, fins, cannibal)
+        if spare:
+            seen &= PEER_BITS[low.bit_length() - 1]
+            if seen:
+                dfs(union, fins | low, seen, cannibal)
 
-    if endo and not _buddies(endo) & digit_bits:
-        return []
-    dfs(0, endo, 0)
+    seen = digit_bits
+    bits = endo
+    while bits:
+        low = bits & -bits
+        seen &= PEER_BITS[low.bit_length() - 1]
+        bits ^= low
+    if seen:
+        dfs(0, endo, seen, 0)
     return [found[k] for k in sorted(found)]
+
+
+# Cells of each cross group: stacks when rows are the lines (covers are columns and
+# boxes, which never span two stacks), bands when columns are.
+_GROUP_BITS = (
+    tuple(sum(1 << c for c in range(81) if (c % 9) // 3 == g) for g in range(3)),
+    tuple(sum(1 << c for c in range(81) if c // 27 == g) for g in range(3)),
+)
+
+
+def _min_covers_table() -> tuple[int, ...]:
+    """Fewest covers for the base cells of one stack (rows orientation; bands when
+    columns are the lines): index = three 3-bit cross masks, one per sub-block, plus three
+    flags for sub-blocks whose box is in the base (its cells need their cross lines)."""
+    table = []
+    for index in range(1 << 12):
+        masks = [(index >> (3 * s)) & 7 for s in range(3)]
+        flags = index >> 9
+        best = 99
+        for boxes in range(8):
+            if any(boxes >> s & 1 and (not masks[s] or flags >> s & 1) for s in range(3)):
+                continue
+            rest = 0
+            for s in range(3):
+                if not boxes >> s & 1:
+                    rest |= masks[s]
+            best = min(best, boxes.bit_count() + rest.bit_count())
+        table.append(best)
+    return tuple(table)
+
+
+_MIN_COVERS = _min_covers_table()
+# Per orientation (0: rows are lines, 1: columns), where a cell goes in a 27-bit base
+# pattern: 9 bits per cross group (stack, or band), 3 per sub-block, 1 per cross line.
+_PATTERN_BIT = tuple(
+    tuple(
+        1 << ((x // 3) * 9 + (line // 3) * 3 + x % 3)
+        for line, x in ((c // 9, c % 9) if o == 0 else (c % 9, c // 9) for c in range(81))
+    )
+    for o in (0, 1)
+)
+# The box flag of a box in a 9-bit flag set: 3 per cross group, 1 per sub-block.
+_BOX_FLAG = tuple(
+    tuple(1 << ((b % 3) * 3 + b // 3) if o == 0 else 1 << ((b // 3) * 3 + b % 3) for b in range(9))
+    for o in (0, 1)
+)
+
+
+_ONE_FIN: dict[int, int] = {}
+
+
+def _saved_by_one_fin(index: int, single: int) -> int:
+    """How many covers one fin can save in a cross group (0 or 1): ``single`` holds the
+    pattern bits that stand for one cell only (only such a fin empties its bit)."""
+    key = index | single << 12
+    saved = _ONE_FIN.get(key)
+    if saved is None:
+        best = _MIN_COVERS[index]
+        saved = 0
+        while single and not saved:
+            low = single & -single
+            saved = best - _MIN_COVERS[index ^ low]
+            single ^= low
+        _ONE_FIN[key] = saved
+    return saved
+
+
+def _min_covers(pattern: int, multi: int, flags: int) -> int:
+    """A lower bound on the covers a base needs with at most ``MAX_FINS`` (<= 2) fins.
+
+    Cover houses never span two cross groups, so the groups add up; a fin saves a cover
+    only when it is alone in its pattern bit, and a second fin in the same group saves at
+    most one more.
+    """
+    total = 0
+    saved = []
+    for g in range(3):
+        p = pattern >> (9 * g) & 511
+        index = p | (flags >> (3 * g) & 7) << 9
+        total += _MIN_COVERS[index]
+        single = p & ~(multi >> (9 * g))
+        saved.append(_saved_by_one_fin(index, single) if single else -1)
+    saved.sort()
+    if saved[2] < 0:
+        return total  # no fin can save anything
+    best = saved[2] + max(saved[1], 0)
+    if MAX_FINS >= 2:
+        best = max(best, saved[2] + 1)  # two fins in the best group
+    return total - min(best, MAX_FINS)
 
 
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
@@ -128,25 +234,35 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
             if cands[c] & bit:
                 digit_bits |= 1 << c
         units = [(h, HOUSE_BITS[h] & digit_bits) for h in range(27)]
-        for lines_first in (0, 9):
+        for orient, lines_first in ((0, 0), (1, 9)):
             cross_first = 9 - lines_first
-            base_units = [
-                u for u in units if u[1] and (lines_first <= u[0] < lines_first + 9 or u[0] >= 18)
-            ]
+            pattern_bit = _PATTERN_BIT[orient]
+            base_units = []
+            for h, bits in units:
+                if not bits or lines_first > h or (h >= lines_first + 9 and h < 18):
+                    continue
+                pattern = multi = 0
+                cells = bits
+                while cells:
+                    low = cells & -cells
+                    one = pattern_bit[low.bit_length() - 1]
+                    multi |= pattern & one  # two cells of a box in one cross line
+                    pattern |= one
+                    cells ^= low
+                flag = _BOX_FLAG[orient][h - 18] if h >= 18 else 0
+                base_units.append((h, bits, pattern, multi, flag))
             cover_units = [
                 u for u in units if u[1] and (cross_first <= u[0] < cross_first + 9 or u[0] >= 18)
             ]
-            for combo in combinations(base_units, size):
-                if combo[0][0] >= 18:
-                    continue  # no line in the base: not a franken fish
+            for combo in _base_sets(base_units, size):
                 base_bits = 0
                 endo = 0
-                for _, bits in combo:
+                for _, bits, _, _, _ in combo:
                     endo |= base_bits & bits
                     base_bits |= bits
                 if endo.bit_count() > MAX_ENDO_FINS:
                     continue
-                base = tuple(h for h, _ in combo)
+                base = tuple(u[0] for u in combo)
                 covers = [u for u in cover_units if u[0] not in base and u[1] & base_bits]
                 if len(covers) < size:
                     continue
@@ -170,6 +286,35 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
                             first[3] | second[3],
                             first[4] | second[4],
                         )
+
+
+_Unit = tuple[int, int, int, int, int]  # house, candidates, pattern, multi, box flag
+
+
+def _base_sets(units: list[_Unit], size: int) -> Iterator[tuple[_Unit, ...]]:
+    """Base sets in lexicographic order, a line first, pruned as soon as a partial base
+    needs more than ``limit`` covers (adding houses never lowers that bound)."""
+    count = len(units)
+    chosen: list[_Unit] = []
+
+    def extend(start: int, pattern: int, multi: int, flags: int) -> Iterator[tuple[_Unit, ...]]:
+        for i in range(start, count - (size - len(chosen)) + 1):
+            unit = units[i]
+            if not chosen and unit[0] >= 18:
+                return  # no line in the base: not a franken fish
+            p = pattern | unit[2]
+            m = multi | unit[3] | (pattern & unit[2])
+            f = flags | unit[4]
+            if _min_covers(p, m, f) > size:
+                continue
+            chosen.append(unit)
+            if len(chosen) == size:
+                yield tuple(chosen)
+            else:
+                yield from extend(i + 1, p, m, f)
+            chosen.pop()
+
+    return extend(0, 0, 0, 0)
 
 
 def _first(bits: int) -> int:
