@@ -387,8 +387,10 @@ def describe_franken_fish(step: Step) -> str:
             f"{name} on {d}: every {d} of {base} lies in {cover}; each of those houses "
             f"takes one of them, so {elims}"
         )
-    fins = ", ".join(cell_name(c) for c in step.extra)
+    fins = ("the fin " if len(step.extra) == 1 else "the fins ") + ", ".join(
+        cell_name(c) for c in step.extra
+    )
     return (
-        f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fins {fins}; "
+        f"{name} on {d}: every {d} of {base} lies in {cover} apart from {fins}; "
         f"either the fish holds or a fin is {d}, so cells seeing every fin lose it: {elims}"
     )
