@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import BIT, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
+from ..grid import BIT, BOX_OF, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
 from ..steps import Finder, Step, eliminations_text
 
 MAX_FINS = 2
@@ -58,7 +58,8 @@ def _covers_for_base(
     size: int,
     base_bits: int,
     endo: int,
-    covers: list[tuple[int, int]],
+    through: list[tuple[tuple[int, int], ...]],
+    base_mask: int,
     cross_first: int,
     base_has_box: bool,
 ) -> list[_Fish]:
@@ -67,17 +68,8 @@ def _covers_for_base(
     Branches on the first base cell not yet covered: one of the (at most two) cover houses
     through it takes it, or it is a fin; fins must keep a candidate that sees them all.
     """
-    # The (at most two) cover houses through each base cell
-    by_cell: dict[int, list[tuple[int, int]]] = {}
-    for unit in covers:
-        bits = unit[1] & base_bits
-        while bits:
-            low = bits & -bits
-            by_cell.setdefault(low.bit_length() - 1, []).append(unit)
-            bits ^= low
     found: dict[tuple[int, ...], _Fish] = {}
     chosen: list[int] = []
-    groups = _GROUP_BITS[0 if cross_first == 9 else 1]
 
     def record(union: int, cannibal: int, fins: int, seen: int) -> None:
         houses = tuple(sorted(chosen))
@@ -92,35 +84,57 @@ def _covers_for_base(
             tech = (FINNED_FRANKEN_IDS if fins else FRANKEN_IDS)[size]
             found[houses] = (tech, houses, targets, fins & ~endo, endo)
 
+    def last_cover(union: int, fins: int, seen: int, cannibal: int) -> None:
+        """The last cover: any that leaves at most the spare fins (cells it misses)."""
+        remaining = base_bits & ~union & ~fins
+        spare = MAX_FINS - fins.bit_count()
+        # the cover takes one of the first ``spare + 1`` cells left
+        tried: set[int] = set()
+        bits = remaining
+        for _ in range(spare + 1):
+            if not bits:
+                break
+            low = bits & -bits
+            bits ^= low
+            for house, cover in through[low.bit_length() - 1]:
+                if base_mask >> house & 1 or house in tried:
+                    continue
+                tried.add(house)
+                missed = remaining & ~cover
+                if missed.bit_count() > spare:
+                    continue
+                sees = seen
+                while missed:
+                    one = missed & -missed
+                    sees &= PEER_BITS[one.bit_length() - 1]
+                    missed ^= one
+                if sees:
+                    chosen.append(house)
+                    record(
+                        union | cover,
+                        cannibal | (union & cover & base_bits),
+                        fins | (remaining & ~cover),
+                        sees,
+                    )
+                    chosen.pop()
+
     def dfs(union: int, fins: int, seen: int, cannibal: int) -> None:
         # seen: digit cells that see every fin so far (all digit cells while finless)
         remaining = base_bits & ~union & ~fins
-        left = size - len(chosen)
-        if not left:
-            while remaining:
-                low = remaining & -remaining
-                seen &= PEER_BITS[low.bit_length() - 1]
-                remaining ^= low
-                fins |= low
-            if seen and fins.bit_count() <= MAX_FINS:
-                record(union, cannibal, fins, seen)
-            return
         if not remaining:
             return  # covered with fewer houses: a smaller fish
-        # covers never span two cross groups: each group still holding a cell needs a
-        # cover or (for each of its cells) a fin
-        spare = MAX_FINS - fins.bit_count()
-        need = (
-            bool(remaining & groups[0]) + bool(remaining & groups[1]) + bool(remaining & groups[2])
-        )
-        if need > left + spare:
-            return
         low = remaining & -remaining
-        for house, bits in by_cell[low.bit_length() - 1]:
+        last = len(chosen) == size - 2
+        for house, bits in through[low.bit_length() - 1]:
+            if base_mask >> house & 1:
+                continue  # a base box is no cover
             chosen.append(house)
-            dfs(union | bits, fins, seen, cannibal | (union & bits & base_bits))
+            if last:
+                last_cover(union | bits, fins, seen, cannibal | (union & bits & base_bits))
+            else:
+                dfs(union | bits, fins, seen, cannibal | (union & bits & base_bits))
             chosen.pop()
-        if spare:
+        if fins.bit_count() < MAX_FINS:
             seen &= PEER_BITS[low.bit_length() - 1]
             if seen:
                 dfs(union, fins | low, seen, cannibal)
@@ -142,6 +156,9 @@ _GROUP_BITS = (
     tuple(sum(1 << c for c in range(81) if (c % 9) // 3 == g) for g in range(3)),
     tuple(sum(1 << c for c in range(81) if c // 27 == g) for g in range(3)),
 )
+
+
+_CROSS_OF = (tuple(9 + c % 9 for c in range(81)), tuple(c // 9 for c in range(81)))
 
 
 def _min_covers_table() -> tuple[int, ...]:
@@ -251,9 +268,14 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
                     cells ^= low
                 flag = _BOX_FLAG[orient][h - 18] if h >= 18 else 0
                 base_units.append((h, bits, pattern, multi, flag))
-            cover_units = [
-                u for u in units if u[1] and (cross_first <= u[0] < cross_first + 9 or u[0] >= 18)
-            ]
+            # the two cover houses through each cell: its cross line and its box
+            through: list[tuple[tuple[int, int], ...]] = [()] * 81
+            cells = digit_bits
+            while cells:
+                low = cells & -cells
+                c = low.bit_length() - 1
+                through[c] = (units[_CROSS_OF[orient][c]], units[18 + BOX_OF[c]])
+                cells ^= low
             for combo in _base_sets(base_units, size):
                 base_bits = 0
                 endo = 0
@@ -263,11 +285,18 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
                 if endo.bit_count() > MAX_ENDO_FINS:
                     continue
                 base = tuple(u[0] for u in combo)
-                covers = [u for u in cover_units if u[0] not in base and u[1] & base_bits]
-                if len(covers) < size:
-                    continue
+                base_mask = 0
+                for h in base:
+                    base_mask |= 1 << h
                 fishes = _covers_for_base(
-                    digit_bits, size, base_bits, endo, covers, cross_first, base[-1] >= 18
+                    digit_bits,
+                    size,
+                    base_bits,
+                    endo,
+                    through,
+                    base_mask,
+                    cross_first,
+                    base[-1] >= 18,
                 )
                 for tech, houses, targets, fins, endo_fins in fishes:
                     yield _step(tech, digit, base, houses, targets, base_bits, fins, endo_fins)
