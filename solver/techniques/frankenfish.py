@@ -62,6 +62,7 @@ def _covers_for_base(
     base_mask: int,
     cross_first: int,
     base_has_box: bool,
+    shape: tuple[int, int, int],
 ) -> list[_Fish]:
     """Every (finned) franken fish on one base, covers in HoDoKu's (lexicographic) order.
 
@@ -70,6 +71,10 @@ def _covers_for_base(
     """
     found: dict[tuple[int, ...], _Fish] = {}
     chosen: list[int] = []
+    orient = 0 if cross_first == 9 else 1
+    pattern, multi, flags = shape
+    pattern_bit = _PATTERN_BIT[orient]
+    cover_mask = _COVER_MASK[orient]
 
     def record(union: int, cannibal: int, fins: int, seen: int) -> None:
         houses = tuple(sorted(chosen))
@@ -118,26 +123,33 @@ def _covers_for_base(
                     )
                     chosen.pop()
 
-    def dfs(union: int, fins: int, seen: int, cannibal: int) -> None:
-        # seen: digit cells that see every fin so far (all digit cells while finless)
+    def dfs(union: int, fins: int, seen: int, cannibal: int, left: int) -> None:
+        # seen: digit cells that see every fin so far (all digit cells while finless);
+        # left: the base pattern bits not yet covered nor emptied by a fin
         remaining = base_bits & ~union & ~fins
         if not remaining:
             return  # covered with fewer houses: a smaller fish
+        spare = MAX_FINS - fins.bit_count()
+        if chosen and _min_covers(left, multi, flags, spare) > size - len(chosen):
+            return  # what is left needs more covers than remain
         low = remaining & -remaining
         last = len(chosen) == size - 2
         for house, bits in through[low.bit_length() - 1]:
             if base_mask >> house & 1:
                 continue  # a base box is no cover
             chosen.append(house)
+            cannibal_now = cannibal | (union & bits & base_bits)
             if last:
-                last_cover(union | bits, fins, seen, cannibal | (union & bits & base_bits))
+                last_cover(union | bits, fins, seen, cannibal_now)
             else:
-                dfs(union | bits, fins, seen, cannibal | (union & bits & base_bits))
+                dfs(union | bits, fins, seen, cannibal_now, left & ~cover_mask[house])
             chosen.pop()
-        if fins.bit_count() < MAX_FINS:
-            seen &= PEER_BITS[low.bit_length() - 1]
+        if spare:
+            cell = low.bit_length() - 1
+            seen &= PEER_BITS[cell]
             if seen:
-                dfs(union, fins | low, seen, cannibal)
+                one = pattern_bit[cell]
+                dfs(union, fins | low, seen, cannibal, left & ~(one & ~multi))
 
     seen = digit_bits
     bits = endo
@@ -146,7 +158,7 @@ def _covers_for_base(
         seen &= PEER_BITS[low.bit_length() - 1]
         bits ^= low
     if seen:
-        dfs(0, endo, seen, 0)
+        dfs(0, endo, seen, 0, pattern)
     return [found[k] for k in sorted(found)]
 
 
@@ -158,6 +170,20 @@ _GROUP_BITS = (
 )
 
 
+def _cover_masks(orient: int) -> tuple[int, ...]:
+    """Per cover house, the base pattern bits (see ``_PATTERN_BIT``) it covers."""
+    masks = [0] * 27
+    for x in range(9):  # a cross line: one bit in each sub-block of its group
+        masks[x if orient else 9 + x] = sum(
+            1 << ((x // 3) * 9 + sub * 3 + x % 3) for sub in range(3)
+        )
+    for b in range(9):
+        group, sub = (b % 3, b // 3) if orient == 0 else (b // 3, b % 3)
+        masks[18 + b] = 7 << (group * 9 + sub * 3)
+    return tuple(masks)
+
+
+_COVER_MASK = (_cover_masks(0), _cover_masks(1))
 _CROSS_OF = (tuple(9 + c % 9 for c in range(81)), tuple(c // 9 for c in range(81)))
 
 
@@ -199,47 +225,45 @@ _BOX_FLAG = tuple(
 )
 
 
-_ONE_FIN: dict[int, int] = {}
+_GROUP_COST: dict[int, tuple[int, int]] = {}
 
 
-def _saved_by_one_fin(index: int, single: int) -> int:
-    """How many covers one fin can save in a cross group (0 or 1): ``single`` holds the
-    pattern bits that stand for one cell only (only such a fin empties its bit)."""
-    key = index | single << 12
-    saved = _ONE_FIN.get(key)
-    if saved is None:
+def _group_cost(key: int) -> tuple[int, int]:
+    """(fewest covers, covers one fin can save) for one cross group; ``key`` holds the
+    table index and, above bit 12, the pattern bits that stand for one cell only (only a
+    fin there empties its bit)."""
+    cost = _GROUP_COST.get(key)
+    if cost is None:
+        index = key & 4095
+        single = key >> 12
         best = _MIN_COVERS[index]
         saved = 0
         while single and not saved:
             low = single & -single
             saved = best - _MIN_COVERS[index ^ low]
             single ^= low
-        _ONE_FIN[key] = saved
-    return saved
+        cost = _GROUP_COST[key] = (best, saved)
+    return cost
 
 
-def _min_covers(pattern: int, multi: int, flags: int) -> int:
-    """A lower bound on the covers a base needs with at most ``MAX_FINS`` (<= 2) fins.
+def _min_covers(pattern: int, multi: int, flags: int, fins: int = MAX_FINS) -> int:
+    """A lower bound on the covers a base needs with at most ``fins`` (<= 2) fins.
 
-    Cover houses never span two cross groups, so the groups add up; a fin saves a cover
-    only when it is alone in its pattern bit, and a second fin in the same group saves at
-    most one more.
+    Cover houses never span two cross groups, so the groups add up; a fin saves at most
+    one cover, in its group, and a second fin in the same group at most one more.
     """
-    total = 0
-    saved = []
-    for g in range(3):
-        p = pattern >> (9 * g) & 511
-        index = p | (flags >> (3 * g) & 7) << 9
-        total += _MIN_COVERS[index]
-        single = p & ~(multi >> (9 * g))
-        saved.append(_saved_by_one_fin(index, single) if single else -1)
-    saved.sort()
-    if saved[2] < 0:
-        return total  # no fin can save anything
-    best = saved[2] + max(saved[1], 0)
-    if MAX_FINS >= 2:
-        best = max(best, saved[2] + 1)  # two fins in the best group
-    return total - min(best, MAX_FINS)
+    single = pattern & ~multi
+    a, sa = _group_cost((pattern & 511) | (flags & 7) << 9 | (single & 511) << 12)
+    b, sb = _group_cost((pattern >> 9 & 511) | (flags >> 3 & 7) << 9 | (single >> 9 & 511) << 12)
+    c, sc = _group_cost((pattern >> 18) | (flags >> 6) << 9 | (single >> 18) << 12)
+    total = a + b + c
+    if not fins or not single:
+        return total
+    saves = sa or sb or sc  # some single fin saves a cover
+    if fins == 1:
+        return total - saves
+    # two fins: each saves one at most, and the first saves none unless some fin can
+    return total - 1 - saves
 
 
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
@@ -288,6 +312,13 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
                 base_mask = 0
                 for h in base:
                     base_mask |= 1 << h
+                shape = (0, 0, 0)
+                for u in combo:
+                    shape = (
+                        shape[0] | u[2],
+                        shape[1] | u[3] | (shape[0] & u[2]),
+                        shape[2] | u[4],
+                    )
                 fishes = _covers_for_base(
                     digit_bits,
                     size,
@@ -297,6 +328,7 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
                     base_mask,
                     cross_first,
                     base[-1] >= 18,
+                    shape,
                 )
                 for tech, houses, targets, fins, endo_fins in fishes:
                     yield _step(tech, digit, base, houses, targets, base_bits, fins, endo_fins)
