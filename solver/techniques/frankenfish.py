@@ -26,7 +26,9 @@ from collections.abc import Iterator
 from ..grid import BIT, BOX_OF, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
 from ..steps import Finder, Step, eliminations_text
 
-MAX_FINS = 2
+# Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
+# every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
+MAX_FINS = {2: 2, 3: 1, 4: 2}
 MAX_ENDO_FINS = 2
 ALL_CELLS = (1 << 81) - 1
 
@@ -71,6 +73,7 @@ def _covers_for_base(
     """
     found: dict[tuple[int, ...], _Fish] = {}
     chosen: list[int] = []
+    max_fins = MAX_FINS[size]
     orient = 0 if cross_first == 9 else 1
     pattern, multi, flags = shape
     pattern_bit = _PATTERN_BIT[orient]
@@ -92,7 +95,7 @@ def _covers_for_base(
     def last_cover(union: int, fins: int, seen: int, cannibal: int) -> None:
         """The last cover: any that leaves at most the spare fins (cells it misses)."""
         remaining = base_bits & ~union & ~fins
-        spare = MAX_FINS - fins.bit_count()
+        spare = max_fins - fins.bit_count()
         # the cover takes one of the first ``spare + 1`` cells left
         tried: set[int] = set()
         bits = remaining
@@ -129,7 +132,7 @@ def _covers_for_base(
         remaining = base_bits & ~union & ~fins
         if not remaining:
             return  # covered with fewer houses: a smaller fish
-        spare = MAX_FINS - fins.bit_count()
+        spare = max_fins - fins.bit_count()
         if chosen and _min_covers(left, multi, flags, spare) > size - len(chosen):
             return  # what is left needs more covers than remain
         low = remaining & -remaining
@@ -246,16 +249,20 @@ def _group_cost(key: int) -> tuple[int, int]:
     return cost
 
 
-def _min_covers(pattern: int, multi: int, flags: int, fins: int = MAX_FINS) -> int:
+def _min_covers(pattern: int, multi: int, flags: int, fins: int) -> int:
     """A lower bound on the covers a base needs with at most ``fins`` (<= 2) fins.
 
     Cover houses never span two cross groups, so the groups add up; a fin saves at most
     one cover, in its group, and a second fin in the same group at most one more.
     """
     single = pattern & ~multi
-    a, sa = _group_cost((pattern & 511) | (flags & 7) << 9 | (single & 511) << 12)
-    b, sb = _group_cost((pattern >> 9 & 511) | (flags >> 3 & 7) << 9 | (single >> 9 & 511) << 12)
-    c, sc = _group_cost((pattern >> 18) | (flags >> 6) << 9 | (single >> 18) << 12)
+    get = _GROUP_COST.get
+    key = (pattern & 511) | (flags & 7) << 9 | (single & 511) << 12
+    a, sa = get(key) or _group_cost(key)
+    key = (pattern >> 9 & 511) | (flags >> 3 & 7) << 9 | (single >> 9 & 511) << 12
+    b, sb = get(key) or _group_cost(key)
+    key = (pattern >> 18) | (flags >> 6) << 9 | (single >> 18) << 12
+    c, sc = get(key) or _group_cost(key)
     total = a + b + c
     if not fins or not single:
         return total
@@ -268,6 +275,7 @@ def _min_covers(pattern: int, multi: int, flags: int, fins: int = MAX_FINS) -> i
 
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
     cands = grid.candidates
+    max_endo = min(MAX_ENDO_FINS, MAX_FINS[size])  # endo fins are fins
     for digit in range(1, 10):
         bit = BIT[digit]
         digit_bits = 0
@@ -300,13 +308,13 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
                 c = low.bit_length() - 1
                 through[c] = (units[_CROSS_OF[orient][c]], units[18 + BOX_OF[c]])
                 cells ^= low
-            for combo in _base_sets(base_units, size):
+            for combo in _base_sets(base_units, size, MAX_FINS[size]):
                 base_bits = 0
                 endo = 0
                 for _, bits, _, _, _ in combo:
                     endo |= base_bits & bits
                     base_bits |= bits
-                if endo.bit_count() > MAX_ENDO_FINS:
+                if endo.bit_count() > max_endo:
                     continue
                 base = tuple(u[0] for u in combo)
                 base_mask = 0
@@ -352,7 +360,7 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
 _Unit = tuple[int, int, int, int, int]  # house, candidates, pattern, multi, box flag
 
 
-def _base_sets(units: list[_Unit], size: int) -> Iterator[tuple[_Unit, ...]]:
+def _base_sets(units: list[_Unit], size: int, max_fins: int) -> Iterator[tuple[_Unit, ...]]:
     """Base sets in lexicographic order, a line first, pruned as soon as a partial base
     needs more than ``limit`` covers (adding houses never lowers that bound)."""
     count = len(units)
@@ -366,7 +374,7 @@ def _base_sets(units: list[_Unit], size: int) -> Iterator[tuple[_Unit, ...]]:
             p = pattern | unit[2]
             m = multi | unit[3] | (pattern & unit[2])
             f = flags | unit[4]
-            if _min_covers(p, m, f) > size:
+            if _min_covers(p, m, f, max_fins) > size:
                 continue
             chosen.append(unit)
             if len(chosen) == size:
