@@ -235,6 +235,11 @@ _REGISTRY: list[Technique] = [
               find_franken_fish(2, finned=False), describe_franken_fish),
     Technique("finned-franken-x-wing", "Finned Franken X-Wing", "fFXW", "fish", ("0340",), 390,
               "unfair", find_franken_fish(2, finned=True), describe_franken_fish),
+    Technique("franken-swordfish", "Franken Swordfish", "FSF", "fish", ("0331",), 350,
+              "unfair", find_franken_fish(3, finned=False), describe_franken_fish),
+    Technique("finned-franken-swordfish", "Finned Franken Swordfish", "fFSF", "fish",
+              ("0341", "03411"), 410, "unfair", find_franken_fish(3, finned=True),
+              describe_franken_fish),
     # registry: last resort
 ]  # fmt: skip
 

@@ -456,10 +456,16 @@ def describe_franken_fish(step: Step) -> str:
             f"{name} on {d}: every {d} of {base} lies in {cover}; each of those houses "
             f"takes one of them, so {elims}"
         )
-    fins = ("the fin " if len(step.extra) == 1 else "the fins ") + ", ".join(
-        cell_name(c) for c in step.extra
-    )
+    if len(step.extra) == 1:
+        fin = cell_name(step.extra[0])
+        return (
+            f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fin {fin}; "
+            f"either the fish holds or {fin} is {d}, so cells that also see {fin} lose it: "
+            f"{elims}"
+        )
+    fins = ", ".join(cell_name(c) for c in step.extra)
     return (
-        f"{name} on {d}: every {d} of {base} lies in {cover} apart from {fins}; "
-        f"either the fish holds or a fin is {d}, so cells seeing every fin lose it: {elims}"
+        f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fins {fins}; "
+        f"either the fish holds or one of the fins is {d}, so cells seeing every fin lose "
+        f"it: {elims}"
     )
