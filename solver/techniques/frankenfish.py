@@ -273,88 +273,108 @@ def _min_covers(pattern: int, multi: int, flags: int, fins: int) -> int:
     return total - 1 - saves
 
 
+# One result of a digit's search, digit left out: (technique, base houses, cover houses,
+# eliminations, base candidates, fins, endo fins)
+_Found = tuple[str, tuple[int, ...], tuple[int, ...], int, int, int, int]
+# A digit's search depends on that digit's candidates only, and a solve step changes the
+# candidates of few digits: the solve loop (and every-state checks) mostly hit this cache.
+_DIGIT_CACHE: dict[tuple[int, int], tuple[_Found, ...]] = {}
+_DIGIT_CACHE_SIZE = 20000
+
+
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
     cands = grid.candidates
-    max_endo = min(MAX_ENDO_FINS, MAX_FINS[size])  # endo fins are fins
     for digit in range(1, 10):
         bit = BIT[digit]
         digit_bits = 0
         for c in range(81):
             if cands[c] & bit:
                 digit_bits |= 1 << c
-        units = [(h, HOUSE_BITS[h] & digit_bits) for h in range(27)]
-        for orient, lines_first in ((0, 0), (1, 9)):
-            cross_first = 9 - lines_first
-            pattern_bit = _PATTERN_BIT[orient]
-            base_units = []
-            for h, bits in units:
-                if not bits or lines_first > h or (h >= lines_first + 9 and h < 18):
-                    continue
-                pattern = multi = 0
-                cells = bits
-                while cells:
-                    low = cells & -cells
-                    one = pattern_bit[low.bit_length() - 1]
-                    multi |= pattern & one  # two cells of a box in one cross line
-                    pattern |= one
-                    cells ^= low
-                flag = _BOX_FLAG[orient][h - 18] if h >= 18 else 0
-                base_units.append((h, bits, pattern, multi, flag))
-            # the two cover houses through each cell: its cross line and its box
-            through: list[tuple[tuple[int, int], ...]] = [()] * 81
-            cells = digit_bits
+        key = (size, digit_bits)
+        found = _DIGIT_CACHE.get(key)
+        if found is None:
+            if len(_DIGIT_CACHE) >= _DIGIT_CACHE_SIZE:
+                _DIGIT_CACHE.clear()
+            found = _DIGIT_CACHE[key] = tuple(_search_digit(digit_bits, size))
+        for tech, base, covers, targets, base_bits, fins, endo in found:
+            yield _step(tech, digit, base, covers, targets, base_bits, fins, endo)
+
+
+def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
+    """Every Franken fish of one size on one digit's candidates, both orientations."""
+    max_endo = min(MAX_ENDO_FINS, MAX_FINS[size])  # endo fins are fins
+    units = [(h, HOUSE_BITS[h] & digit_bits) for h in range(27)]
+    for orient, lines_first in ((0, 0), (1, 9)):
+        cross_first = 9 - lines_first
+        pattern_bit = _PATTERN_BIT[orient]
+        base_units = []
+        for h, bits in units:
+            if not bits or lines_first > h or (h >= lines_first + 9 and h < 18):
+                continue
+            pattern = multi = 0
+            cells = bits
             while cells:
                 low = cells & -cells
-                c = low.bit_length() - 1
-                through[c] = (units[_CROSS_OF[orient][c]], units[18 + BOX_OF[c]])
+                one = pattern_bit[low.bit_length() - 1]
+                multi |= pattern & one  # two cells of a box in one cross line
+                pattern |= one
                 cells ^= low
-            for combo in _base_sets(base_units, size, MAX_FINS[size]):
-                base_bits = 0
-                endo = 0
-                for _, bits, _, _, _ in combo:
-                    endo |= base_bits & bits
-                    base_bits |= bits
-                if endo.bit_count() > max_endo:
-                    continue
-                base = tuple(u[0] for u in combo)
-                base_mask = 0
-                for h in base:
-                    base_mask |= 1 << h
-                shape = (0, 0, 0)
-                for u in combo:
-                    shape = (
-                        shape[0] | u[2],
-                        shape[1] | u[3] | (shape[0] & u[2]),
-                        shape[2] | u[4],
-                    )
-                fishes = _covers_for_base(
-                    digit_bits,
-                    size,
-                    base_bits,
-                    endo,
-                    through,
-                    base_mask,
-                    cross_first,
-                    base[-1] >= 18,
-                    shape,
+            flag = _BOX_FLAG[orient][h - 18] if h >= 18 else 0
+            base_units.append((h, bits, pattern, multi, flag))
+        # the two cover houses through each cell: its cross line and its box
+        through: list[tuple[tuple[int, int], ...]] = [()] * 81
+        cells = digit_bits
+        while cells:
+            low = cells & -cells
+            c = low.bit_length() - 1
+            through[c] = (units[_CROSS_OF[orient][c]], units[18 + BOX_OF[c]])
+            cells ^= low
+        for combo in _base_sets(base_units, size, MAX_FINS[size]):
+            base_bits = 0
+            endo = 0
+            for _, bits, _, _, _ in combo:
+                endo |= base_bits & bits
+                base_bits |= bits
+            if endo.bit_count() > max_endo:
+                continue
+            base = tuple(u[0] for u in combo)
+            base_mask = 0
+            for h in base:
+                base_mask |= 1 << h
+            shape = (0, 0, 0)
+            for u in combo:
+                shape = (
+                    shape[0] | u[2],
+                    shape[1] | u[3] | (shape[0] & u[2]),
+                    shape[2] | u[4],
                 )
-                for tech, houses, targets, fins, endo_fins in fishes:
-                    yield _step(tech, digit, base, houses, targets, base_bits, fins, endo_fins)
-                # Siamese: two fish of one kind on the same base with different eliminations
-                for i, first in enumerate(fishes):
-                    for second in fishes[i + 1 :]:
-                        if first[0] != second[0] or _first(first[2]) == _first(second[2]):
-                            continue
-                        yield _step(
-                            first[0],
-                            digit,
-                            base,
-                            first[1] + second[1],
-                            first[2] | second[2],
-                            base_bits,
-                            first[3] | second[3],
-                            first[4] | second[4],
-                        )
+            fishes = _covers_for_base(
+                digit_bits,
+                size,
+                base_bits,
+                endo,
+                through,
+                base_mask,
+                cross_first,
+                base[-1] >= 18,
+                shape,
+            )
+            for tech, houses, targets, fins, endo_fins in fishes:
+                yield (tech, base, houses, targets, base_bits, fins, endo_fins)
+            # Siamese: two fish of one kind on the same base with different eliminations
+            for i, first in enumerate(fishes):
+                for second in fishes[i + 1 :]:
+                    if first[0] != second[0] or _first(first[2]) == _first(second[2]):
+                        continue
+                    yield (
+                        first[0],
+                        base,
+                        first[1] + second[1],
+                        first[2] | second[2],
+                        base_bits,
+                        first[3] | second[3],
+                        first[4] | second[4],
+                    )
 
 
 _Unit = tuple[int, int, int, int, int]  # house, candidates, pattern, multi, box flag
