@@ -279,7 +279,7 @@ _Found = tuple[str, tuple[int, ...], tuple[int, ...], int, int, int, int]
 # A digit's search depends on that digit's candidates only, and a solve step changes the
 # candidates of few digits: the solve loop (and every-state checks) mostly hit this cache.
 _DIGIT_CACHE: dict[tuple[int, int], tuple[_Found, ...]] = {}
-_DIGIT_CACHE_SIZE = 20000
+_DIGIT_CACHE_SIZE = 4096
 
 
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
