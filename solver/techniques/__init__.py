@@ -99,6 +99,10 @@ from .als import (
 )
 from .sue_de_coq import describe_sue_de_coq, find_sue_de_coq
 
+# imports: franken and mutant fish
+# isort: split
+from .frankenfish import describe_franken_fish, find_franken_fish
+
 # imports: last resort
 # isort: split
 from .forcing import (
@@ -244,6 +248,16 @@ _REGISTRY: list[Technique] = [
               find_als_chain, describe_als_chain),
     Technique("death-blossom", "Death Blossom", "DB", "als", ("0904",), 360, "unfair",
               find_death_blossom, describe_death_blossom),
+    # registry: franken and mutant fish
+    Technique("franken-x-wing", "Franken X-Wing", "FXW", "fish", ("0330",), 300, "unfair",
+              find_franken_fish(2, finned=False), describe_franken_fish),
+    Technique("finned-franken-x-wing", "Finned Franken X-Wing", "fFXW", "fish", ("0340",), 390,
+              "unfair", find_franken_fish(2, finned=True), describe_franken_fish),
+    Technique("franken-swordfish", "Franken Swordfish", "FSF", "fish", ("0331",), 350,
+              "unfair", find_franken_fish(3, finned=False), describe_franken_fish),
+    Technique("finned-franken-swordfish", "Finned Franken Swordfish", "fFSF", "fish",
+              ("0341", "03411"), 410, "unfair", find_franken_fish(3, finned=True),
+              describe_franken_fish),
     # registry: last resort
     Technique("forcing-chain-contradiction", "Forcing Chain Contradiction", "FCC",
               "last-resort", ("1301",), 500, "extreme", find_forcing_chain_contradiction,

@@ -10,23 +10,25 @@ fins" shared by two base houses) either the fish holds or a fin is true, so only
 cells that also see every fin lose the digit.
 
 Franken fish take rows (or columns) plus boxes as base and columns (or rows) plus boxes
-as cover, with at least one box somewhere (else the fish is a basic one). HoDoKu's
-limits are kept: at most five fins, two of them endo fins.
+as cover, with at least one box somewhere (else the fish is a basic one). At most two
+fins (HoDoKu allows five; every library case needs two at most, and each extra fin
+multiplies the search), two of them endo fins.
 
-Not registered yet: the search passes all of HoDoKu's library cases (0331, 0332, 0340,
-0341, 03411, 0342, 03421) but costs 0.1 s (size 2) to 2-5 s (size 4) on a stuck state of a
-hard puzzle, which the solve loop cannot afford; it needs pruning on the base sets first.
+Speed: cover houses never span two cross groups (stacks when rows are the lines), so a
+precomputed table gives, per group, the fewest covers its base cells need; base sets
+whose bound (less what two fins can save) exceeds the size are cut while being built.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
 
-from ..grid import BIT, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
+from ..grid import BIT, BOX_OF, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
 from ..steps import Finder, Step, eliminations_text
 
-MAX_FINS = 5
+# Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
+# every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
+MAX_FINS = {2: 2, 3: 1, 4: 2}
 MAX_ENDO_FINS = 2
 ALL_CELLS = (1 << 81) - 1
 
@@ -58,26 +60,26 @@ def _covers_for_base(
     size: int,
     base_bits: int,
     endo: int,
-    covers: list[tuple[int, int]],
+    through: list[tuple[tuple[int, int], ...]],
+    base_mask: int,
     cross_first: int,
     base_has_box: bool,
+    shape: tuple[int, int, int],
 ) -> list[_Fish]:
     """Every (finned) franken fish on one base, covers in HoDoKu's (lexicographic) order.
 
     Branches on the first base cell not yet covered: one of the (at most two) cover houses
     through it takes it, or it is a fin; fins must keep a candidate that sees them all.
     """
-    by_cell: dict[int, list[tuple[int, int]]] = {}
-    for unit in covers:
-        bits = unit[1] & base_bits
-        while bits:
-            low = bits & -bits
-            by_cell.setdefault(low.bit_length() - 1, []).append(unit)
-            bits ^= low
     found: dict[tuple[int, ...], _Fish] = {}
     chosen: list[int] = []
+    max_fins = MAX_FINS[size]
+    orient = 0 if cross_first == 9 else 1
+    pattern, multi, flags = shape
+    pattern_bit = _PATTERN_BIT[orient]
+    cover_mask = _COVER_MASK[orient]
 
-    def record(union: int, cannibal: int) -> None:
+    def record(union: int, cannibal: int, fins: int, seen: int) -> None:
         houses = tuple(sorted(chosen))
         if houses in found:
             return
@@ -85,38 +87,199 @@ def _covers_for_base(
             return  # rows against columns only: a basic fish
         if not any(cross_first <= h < cross_first + 9 for h in houses):
             return  # boxes only on one side: HoDoKu calls it a mutant
-        fins = (base_bits & ~union) | endo
-        targets = (union & ~base_bits & digit_bits) | cannibal
-        if fins:
-            targets &= _buddies(fins)
+        targets = ((union & ~base_bits & digit_bits) | cannibal) & seen
         if targets:
             tech = (FINNED_FRANKEN_IDS if fins else FRANKEN_IDS)[size]
             found[houses] = (tech, houses, targets, fins & ~endo, endo)
 
-    def dfs(union: int, fins: int, cannibal: int) -> None:
+    def last_cover(union: int, fins: int, seen: int, cannibal: int) -> None:
+        """The last cover: any that leaves at most the spare fins (cells it misses)."""
         remaining = base_bits & ~union & ~fins
-        if len(chosen) == size:
-            fins |= remaining
-            if fins.bit_count() <= MAX_FINS and (not fins or _buddies(fins) & digit_bits):
-                record(union, cannibal)
-            return
+        spare = max_fins - fins.bit_count()
+        # the cover takes one of the first ``spare + 1`` cells left
+        tried: set[int] = set()
+        bits = remaining
+        for _ in range(spare + 1):
+            if not bits:
+                break
+            low = bits & -bits
+            bits ^= low
+            for house, cover in through[low.bit_length() - 1]:
+                if base_mask >> house & 1 or house in tried:
+                    continue
+                tried.add(house)
+                missed = remaining & ~cover
+                if missed.bit_count() > spare:
+                    continue
+                sees = seen
+                while missed:
+                    one = missed & -missed
+                    sees &= PEER_BITS[one.bit_length() - 1]
+                    missed ^= one
+                if sees:
+                    chosen.append(house)
+                    record(
+                        union | cover,
+                        cannibal | (union & cover & base_bits),
+                        fins | (remaining & ~cover),
+                        sees,
+                    )
+                    chosen.pop()
+
+    def dfs(union: int, fins: int, seen: int, cannibal: int, left: int) -> None:
+        # seen: digit cells that see every fin so far (all digit cells while finless);
+        # left: the base pattern bits not yet covered nor emptied by a fin
+        remaining = base_bits & ~union & ~fins
         if not remaining:
             return  # covered with fewer houses: a smaller fish
+        spare = max_fins - fins.bit_count()
+        if chosen and _min_covers(left, multi, flags, spare) > size - len(chosen):
+            return  # what is left needs more covers than remain
         low = remaining & -remaining
-        for house, bits in by_cell.get(low.bit_length() - 1, ()):
-            if house in chosen:
-                continue
+        last = len(chosen) == size - 2
+        for house, bits in through[low.bit_length() - 1]:
+            if base_mask >> house & 1:
+                continue  # a base box is no cover
             chosen.append(house)
-            dfs(union | bits, fins, cannibal | (union & bits & base_bits))
+            cannibal_now = cannibal | (union & bits & base_bits)
+            if last:
+                last_cover(union | bits, fins, seen, cannibal_now)
+            else:
+                dfs(union | bits, fins, seen, cannibal_now, left & ~cover_mask[house])
             chosen.pop()
-        fins |= low
-        if fins.bit_count() <= MAX_FINS and _buddies(fins) & digit_bits:
-            dfs(union, fins, cannibal)
+        if spare:
+            cell = low.bit_length() - 1
+            seen &= PEER_BITS[cell]
+            if seen:
+                one = pattern_bit[cell]
+                dfs(union, fins | low, seen, cannibal, left & ~(one & ~multi))
 
-    if endo and not _buddies(endo) & digit_bits:
-        return []
-    dfs(0, endo, 0)
+    seen = digit_bits
+    bits = endo
+    while bits:
+        low = bits & -bits
+        seen &= PEER_BITS[low.bit_length() - 1]
+        bits ^= low
+    if seen:
+        dfs(0, endo, seen, 0, pattern)
     return [found[k] for k in sorted(found)]
+
+
+# Cells of each cross group: stacks when rows are the lines (covers are columns and
+# boxes, which never span two stacks), bands when columns are.
+_GROUP_BITS = (
+    tuple(sum(1 << c for c in range(81) if (c % 9) // 3 == g) for g in range(3)),
+    tuple(sum(1 << c for c in range(81) if c // 27 == g) for g in range(3)),
+)
+
+
+def _cover_masks(orient: int) -> tuple[int, ...]:
+    """Per cover house, the base pattern bits (see ``_PATTERN_BIT``) it covers."""
+    masks = [0] * 27
+    for x in range(9):  # a cross line: one bit in each sub-block of its group
+        masks[x if orient else 9 + x] = sum(
+            1 << ((x // 3) * 9 + sub * 3 + x % 3) for sub in range(3)
+        )
+    for b in range(9):
+        group, sub = (b % 3, b // 3) if orient == 0 else (b // 3, b % 3)
+        masks[18 + b] = 7 << (group * 9 + sub * 3)
+    return tuple(masks)
+
+
+_COVER_MASK = (_cover_masks(0), _cover_masks(1))
+_CROSS_OF = (tuple(9 + c % 9 for c in range(81)), tuple(c // 9 for c in range(81)))
+
+
+def _min_covers_table() -> tuple[int, ...]:
+    """Fewest covers for the base cells of one stack (rows orientation; bands when
+    columns are the lines): index = three 3-bit cross masks, one per sub-block, plus three
+    flags for sub-blocks whose box is in the base (its cells need their cross lines)."""
+    table = []
+    for index in range(1 << 12):
+        masks = [(index >> (3 * s)) & 7 for s in range(3)]
+        flags = index >> 9
+        best = 99
+        for boxes in range(8):
+            if any(boxes >> s & 1 and (not masks[s] or flags >> s & 1) for s in range(3)):
+                continue
+            rest = 0
+            for s in range(3):
+                if not boxes >> s & 1:
+                    rest |= masks[s]
+            best = min(best, boxes.bit_count() + rest.bit_count())
+        table.append(best)
+    return tuple(table)
+
+
+_MIN_COVERS = _min_covers_table()
+# Per orientation (0: rows are lines, 1: columns), where a cell goes in a 27-bit base
+# pattern: 9 bits per cross group (stack, or band), 3 per sub-block, 1 per cross line.
+_PATTERN_BIT = tuple(
+    tuple(
+        1 << ((x // 3) * 9 + (line // 3) * 3 + x % 3)
+        for line, x in ((c // 9, c % 9) if o == 0 else (c % 9, c // 9) for c in range(81))
+    )
+    for o in (0, 1)
+)
+# The box flag of a box in a 9-bit flag set: 3 per cross group, 1 per sub-block.
+_BOX_FLAG = tuple(
+    tuple(1 << ((b % 3) * 3 + b // 3) if o == 0 else 1 << ((b // 3) * 3 + b % 3) for b in range(9))
+    for o in (0, 1)
+)
+
+
+_GROUP_COST: dict[int, tuple[int, int]] = {}
+
+
+def _group_cost(key: int) -> tuple[int, int]:
+    """(fewest covers, covers one fin can save) for one cross group; ``key`` holds the
+    table index and, above bit 12, the pattern bits that stand for one cell only (only a
+    fin there empties its bit)."""
+    cost = _GROUP_COST.get(key)
+    if cost is None:
+        index = key & 4095
+        single = key >> 12
+        best = _MIN_COVERS[index]
+        saved = 0
+        while single and not saved:
+            low = single & -single
+            saved = best - _MIN_COVERS[index ^ low]
+            single ^= low
+        cost = _GROUP_COST[key] = (best, saved)
+    return cost
+
+
+def _min_covers(pattern: int, multi: int, flags: int, fins: int) -> int:
+    """A lower bound on the covers a base needs with at most ``fins`` (<= 2) fins.
+
+    Cover houses never span two cross groups, so the groups add up; a fin saves at most
+    one cover, in its group, and a second fin in the same group at most one more.
+    """
+    single = pattern & ~multi
+    get = _GROUP_COST.get
+    key = (pattern & 511) | (flags & 7) << 9 | (single & 511) << 12
+    a, sa = get(key) or _group_cost(key)
+    key = (pattern >> 9 & 511) | (flags >> 3 & 7) << 9 | (single >> 9 & 511) << 12
+    b, sb = get(key) or _group_cost(key)
+    key = (pattern >> 18) | (flags >> 6) << 9 | (single >> 18) << 12
+    c, sc = get(key) or _group_cost(key)
+    total = a + b + c
+    if not fins or not single:
+        return total
+    saves = sa or sb or sc  # some single fin saves a cover
+    if fins == 1:
+        return total - saves
+    # two fins: each saves one at most, and the first saves none unless some fin can
+    return total - 1 - saves
+
+
+# One result of a digit's search, digit left out: (technique, base houses, cover houses,
+# eliminations, base candidates, fins, endo fins)
+_Found = tuple[str, tuple[int, ...], tuple[int, ...], int, int, int, int]
+# A digit's search depends on that digit's candidates only, and a solve step changes the
+# candidates of few digits: the solve loop (and every-state checks) mostly hit this cache.
+_DIGIT_CACHE: dict[tuple[int, int], tuple[_Found, ...]] = {}
+_DIGIT_CACHE_SIZE = 4096
 
 
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
@@ -127,49 +290,120 @@ def _franken(grid: Grid, size: int) -> Iterator[Step]:
         for c in range(81):
             if cands[c] & bit:
                 digit_bits |= 1 << c
-        units = [(h, HOUSE_BITS[h] & digit_bits) for h in range(27)]
-        for lines_first in (0, 9):
-            cross_first = 9 - lines_first
-            base_units = [
-                u for u in units if u[1] and (lines_first <= u[0] < lines_first + 9 or u[0] >= 18)
-            ]
-            cover_units = [
-                u for u in units if u[1] and (cross_first <= u[0] < cross_first + 9 or u[0] >= 18)
-            ]
-            for combo in combinations(base_units, size):
-                if combo[0][0] >= 18:
-                    continue  # no line in the base: not a franken fish
-                base_bits = 0
-                endo = 0
-                for _, bits in combo:
-                    endo |= base_bits & bits
-                    base_bits |= bits
-                if endo.bit_count() > MAX_ENDO_FINS:
-                    continue
-                base = tuple(h for h, _ in combo)
-                covers = [u for u in cover_units if u[0] not in base and u[1] & base_bits]
-                if len(covers) < size:
-                    continue
-                fishes = _covers_for_base(
-                    digit_bits, size, base_bits, endo, covers, cross_first, base[-1] >= 18
+        key = (size, digit_bits)
+        found = _DIGIT_CACHE.get(key)
+        if found is None:
+            if len(_DIGIT_CACHE) >= _DIGIT_CACHE_SIZE:
+                _DIGIT_CACHE.clear()
+            found = _DIGIT_CACHE[key] = tuple(_search_digit(digit_bits, size))
+        for tech, base, covers, targets, base_bits, fins, endo in found:
+            yield _step(tech, digit, base, covers, targets, base_bits, fins, endo)
+
+
+def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
+    """Every Franken fish of one size on one digit's candidates, both orientations."""
+    max_endo = min(MAX_ENDO_FINS, MAX_FINS[size])  # endo fins are fins
+    units = [(h, HOUSE_BITS[h] & digit_bits) for h in range(27)]
+    for orient, lines_first in ((0, 0), (1, 9)):
+        cross_first = 9 - lines_first
+        pattern_bit = _PATTERN_BIT[orient]
+        base_units = []
+        for h, bits in units:
+            if not bits or lines_first > h or (h >= lines_first + 9 and h < 18):
+                continue
+            pattern = multi = 0
+            cells = bits
+            while cells:
+                low = cells & -cells
+                one = pattern_bit[low.bit_length() - 1]
+                multi |= pattern & one  # two cells of a box in one cross line
+                pattern |= one
+                cells ^= low
+            flag = _BOX_FLAG[orient][h - 18] if h >= 18 else 0
+            base_units.append((h, bits, pattern, multi, flag))
+        # the two cover houses through each cell: its cross line and its box
+        through: list[tuple[tuple[int, int], ...]] = [()] * 81
+        cells = digit_bits
+        while cells:
+            low = cells & -cells
+            c = low.bit_length() - 1
+            through[c] = (units[_CROSS_OF[orient][c]], units[18 + BOX_OF[c]])
+            cells ^= low
+        for combo in _base_sets(base_units, size, MAX_FINS[size]):
+            base_bits = 0
+            endo = 0
+            for _, bits, _, _, _ in combo:
+                endo |= base_bits & bits
+                base_bits |= bits
+            if endo.bit_count() > max_endo:
+                continue
+            base = tuple(u[0] for u in combo)
+            base_mask = 0
+            for h in base:
+                base_mask |= 1 << h
+            shape = (0, 0, 0)
+            for u in combo:
+                shape = (
+                    shape[0] | u[2],
+                    shape[1] | u[3] | (shape[0] & u[2]),
+                    shape[2] | u[4],
                 )
-                for tech, houses, targets, fins, endo_fins in fishes:
-                    yield _step(tech, digit, base, houses, targets, base_bits, fins, endo_fins)
-                # Siamese: two fish of one kind on the same base with different eliminations
-                for i, first in enumerate(fishes):
-                    for second in fishes[i + 1 :]:
-                        if first[0] != second[0] or _first(first[2]) == _first(second[2]):
-                            continue
-                        yield _step(
-                            first[0],
-                            digit,
-                            base,
-                            first[1] + second[1],
-                            first[2] | second[2],
-                            base_bits,
-                            first[3] | second[3],
-                            first[4] | second[4],
-                        )
+            fishes = _covers_for_base(
+                digit_bits,
+                size,
+                base_bits,
+                endo,
+                through,
+                base_mask,
+                cross_first,
+                base[-1] >= 18,
+                shape,
+            )
+            for tech, houses, targets, fins, endo_fins in fishes:
+                yield (tech, base, houses, targets, base_bits, fins, endo_fins)
+            # Siamese: two fish of one kind on the same base with different eliminations
+            for i, first in enumerate(fishes):
+                for second in fishes[i + 1 :]:
+                    if first[0] != second[0] or _first(first[2]) == _first(second[2]):
+                        continue
+                    yield (
+                        first[0],
+                        base,
+                        first[1] + second[1],
+                        first[2] | second[2],
+                        base_bits,
+                        first[3] | second[3],
+                        first[4] | second[4],
+                    )
+
+
+_Unit = tuple[int, int, int, int, int]  # house, candidates, pattern, multi, box flag
+
+
+def _base_sets(units: list[_Unit], size: int, max_fins: int) -> Iterator[tuple[_Unit, ...]]:
+    """Base sets in lexicographic order, a line first, pruned as soon as a partial base
+    needs more than ``limit`` covers (adding houses never lowers that bound)."""
+    count = len(units)
+    chosen: list[_Unit] = []
+
+    def extend(start: int, pattern: int, multi: int, flags: int) -> Iterator[tuple[_Unit, ...]]:
+        for i in range(start, count - (size - len(chosen)) + 1):
+            unit = units[i]
+            if not chosen and unit[0] >= 18:
+                return  # no line in the base: not a franken fish
+            p = pattern | unit[2]
+            m = multi | unit[3] | (pattern & unit[2])
+            f = flags | unit[4]
+            if _min_covers(p, m, f, max_fins) > size:
+                continue
+            chosen.append(unit)
+            if len(chosen) == size:
+                yield tuple(chosen)
+            else:
+                yield from extend(i + 1, p, m, f)
+            chosen.pop()
+
+    return extend(0, 0, 0, 0)
 
 
 def _first(bits: int) -> int:
@@ -242,8 +476,16 @@ def describe_franken_fish(step: Step) -> str:
             f"{name} on {d}: every {d} of {base} lies in {cover}; each of those houses "
             f"takes one of them, so {elims}"
         )
+    if len(step.extra) == 1:
+        fin = cell_name(step.extra[0])
+        return (
+            f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fin {fin}; "
+            f"either the fish holds or {fin} is {d}, so cells that also see {fin} lose it: "
+            f"{elims}"
+        )
     fins = ", ".join(cell_name(c) for c in step.extra)
     return (
         f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fins {fins}; "
-        f"either the fish holds or a fin is {d}, so cells seeing every fin lose it: {elims}"
+        f"either the fish holds or one of the fins is {d}, so cells seeing every fin lose "
+        f"it: {elims}"
     )
