@@ -38,8 +38,10 @@ from ..grid import (
     cells_of_bits,
 )
 from ..steps import ChainNode, Step, eliminations_text
+from .als import Als, als_index
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
+MAX_ALS_NODE_CELLS = 5  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
@@ -58,7 +60,18 @@ _BOX_BITS: tuple[int, ...] = _HOUSE_BITS[18:]
 class _Graph:
     """Nodes and their links for one grid state; group nodes get ids from 729 up."""
 
-    __slots__ = ("buddies", "cell", "cells", "digit", "strong", "weak")
+    __slots__ = (
+        "als",
+        "als_base",
+        "alses",
+        "buddies",
+        "cell",
+        "cells",
+        "digit",
+        "enter",
+        "strong",
+        "weak",
+    )
 
     def __init__(self, grid: Grid, grouped: bool) -> None:
         cands = grid.candidates
@@ -155,6 +168,92 @@ class _Graph:
                         strong[n].append(m)
                     if n not in strong[m]:
                         strong[m].append(n)
+        # ALS nodes, from als_base up: (set, entry digit j). All its j being off (a j seen
+        # by all of them is on), the rest is locked: its other digits k leave every k
+        # seeing all k of the set. enter[n]: the ALS nodes an "on" node switches on.
+        self.als_base = len(self.digit)
+        self.als: list[int] = []  # per ALS node: index into self.alses
+        self.alses: tuple[Als, ...] = ()
+        self.enter: list[list[int]] = [[] for _ in range(size)]
+        if grouped:
+            self._add_als(grid, group_of)
+
+    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int]) -> None:
+        alses = self.alses = als_index(grid).alses
+        cands = grid.candidates
+        weak, enter = self.weak, self.enter
+        groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
+        for (gd, part), gid in group_of.items():
+            groups_by_digit[gd].append((part, gid))
+        by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
+        for i, a in enumerate(alses):
+            if not 2 <= len(a.cells) <= MAX_ALS_NODE_CELLS:
+                continue
+            digits = DIGITS_IN[a.mask]
+            for j in digits:
+                if not any(a.buddies[k] for k in digits if k != j):
+                    continue  # nothing is eliminated: a dead end
+                n = len(self.digit)
+                self.digit.append(j)
+                self.cell.append(-1)
+                self.cells.append(a.bits)
+                self.buddies.append(0)
+                self.als.append(i)
+                offs: list[int] = []
+                for k in digits:
+                    if k == j:
+                        continue
+                    kb = a.buddies[k]
+                    offs.extend(c * 9 + k - 1 for c in cells_of_bits(kb))
+                    offs.extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
+                weak.append(offs)
+                self.strong.append([])
+                enter.append([])
+                # a cell seeing the whole set may lose all its digits but one: that one is
+                # forced (HoDoKu; a bivalue cell gets there by its own strong link)
+                for c in cells_of_bits(_seen_by_all(a.bits)):
+                    m = cands[c]
+                    if POPCOUNT[m] <= 2:
+                        continue
+                    for k in digits:
+                        if k != j and a.buddies[k] >> c & 1:
+                            m &= ~BIT[k]
+                    if POPCOUNT[m] == 1:
+                        enter[n].append(c * 9 + DIGITS_IN[m][0] - 1)
+                jb = a.buddies[j]
+                for c in cells_of_bits(jb):
+                    enter[c * 9 + j - 1].append(n)
+                for part, gid in groups_by_digit[j]:
+                    if part & jb == part:
+                        enter[gid].append(n)
+                dc = a.dcells[j]
+                by_entry.setdefault((j, (dc & -dc).bit_length() - 1), []).append(n)
+        # one ALS switches on another when its eliminations cover all the other's k
+        base = self.als_base
+        for n in range(base, len(self.digit)):
+            a = alses[self.als[n - base]]
+            j = self.digit[n]
+            for k in DIGITS_IN[a.mask]:
+                kb = a.buddies[k]
+                if k == j or not kb:
+                    continue
+                for c in cells_of_bits(kb):
+                    for m in by_entry.get((k, c), ()):
+                        b = alses[self.als[m - base]]
+                        if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
+                            enter[n].append(m)
+
+    def set_of(self, node: int) -> Als:
+        """The almost locked set of an ALS node."""
+        return self.alses[self.als[node - self.als_base]]
+
+
+def _seen_by_all(bits: int) -> int:
+    """Cells seeing every cell of a cell set."""
+    out = (1 << 81) - 1
+    for c in cells_of_bits(bits):
+        out &= PEER_BITS[c]
+    return out
 
 
 def _share_house(a: int, b: int) -> bool:
@@ -164,7 +263,7 @@ def _share_house(a: int, b: int) -> bool:
 
 # A chain node is node * 2 + (1 if true else 0); a search state also says whether the
 # chain to it went through a group node (+2), so that the shortest grouped chain is kept too.
-State = int  # node * 4 + grouped * 2 + on
+State = int  # node * 8 + level * 2 + on
 
 
 def _search(grid: Grid, grouped: bool) -> list[Step]:
@@ -175,12 +274,17 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
     # Off nodes without a strong link are dead ends inside a chain: expand only into
     # nodes that can go on; loop closures into the start cell are checked on their own.
     weak_go = [[m for m in ws if strong[m]] for ws in weak]
+    enter, als_base = g.enter, g.als_base
+    # level * 2 of a node: 0 a cell, 1 a group node, 2 an ALS, 3 a cell forced by an ALS;
+    # a state keeps the highest level on its chain, so that ALS chains never displace the
+    # shortest chain without one (nor a grouped chain a plain one)
+    level2 = [0] * CELL_NODES + [2] * (als_base - CELL_NODES) + [4] * (len(g.digit) - als_base)
     found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
 
     def bfs(start: int, on: bool) -> dict[State, State]:
         """Shortest chains from one assumption; the first link leaves the start cell."""
         s_cell = start // 9
-        s_state = start * 4 + on
+        s_state = start * 8 + on
         parent: dict[State, State] = {s_state: -1}
         frontier = [s_state]
         depth = 0
@@ -188,21 +292,35 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             depth += 1
             nxt: list[State] = []
             for state in frontier:
-                node = state >> 2
-                flag = state & 2
+                node = state >> 3
+                flag = state & 6
                 if state & 1:
                     targets = weak_go[node]
                     d = g.digit[node]
-                    if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
-                        closure = (s_cell * 9 + d - 1) * 4 + flag
-                        if closure not in parent and closure != s_state:
-                            parent[closure] = state
+                    if node < als_base:
+                        if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
+                            closure = (s_cell * 9 + d - 1) * 8 + flag
+                            if closure not in parent and closure != s_state:
+                                parent[closure] = state
+                    else:
+                        a = g.set_of(node)
+                        for k in DIGITS_IN[a.mask & ~BIT[d]]:
+                            if a.buddies[k] >> s_cell & 1:
+                                closure = (s_cell * 9 + k - 1) * 8 + flag
+                                if closure not in parent and closure != s_state:
+                                    parent[closure] = state
+                    for m in enter[node]:  # into an ALS (or a cell forced by one): on
+                        st = m * 8 + (5 if m >= als_base and flag < 6 else 7)
+                        if st not in parent:
+                            parent[st] = state
+                            if cell_of[m] != s_cell:  # back in the start cell: a loop
+                                nxt.append(st)
                     new_on = 0
                 else:
                     targets = strong[node]
                     new_on = 1
                 for m in targets:
-                    st = m * 4 + (2 if m >= CELL_NODES else flag) + new_on
+                    st = m * 8 + (level2[m] if level2[m] > flag else flag) + new_on
                     if st in parent:
                         continue
                     if cell_of[m] == s_cell:
@@ -222,14 +340,15 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         if prefix >= 0:
             out.append(prefix)
         out.reverse()
-        out = [(st >> 2) * 2 + (st & 1) for st in out]
+        out = [(st >> 3) * 2 + (st & 1) for st in out]
         start_cells = cells_of[out[0] >> 1]
         seen = 0
         prev = 0
         for k, st in enumerate(out):
             cs = cells_of[st >> 1]
             # a group may cover the start cell: the loop closes through a single cell
-            again = cs & seen & ~start_cells if st >> 1 >= CELL_NODES else cs & seen
+            node = st >> 1
+            again = cs & seen & ~start_cells if CELL_NODES <= node < als_base else cs & seen
             if again and cs != prev and not (k == len(out) - 1 and cs == start_cells):
                 return None  # a cell left and entered again
             seen |= cs
@@ -245,29 +364,52 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         tech = GROUPED[kind] if grouped else kind
         key = (tech, frozenset(elims))
         old = found.get(key)
-        if old is not None and old[0] <= len(chain):
+        # an ALS counts as its cells (HoDoKu's penalty): a set is harder to see than a link
+        length = len(chain) + sum(_count(cells_of[st >> 1]) for st in chain if st >> 1 >= als_base)
+        if old is not None and old[0] <= length:
             return
-        nodes: tuple[ChainNode, ...] = tuple(
-            (tuple(cells_of_bits(cells_of[st >> 1])), g.digit[st >> 1], bool(st & 1))
-            for st in chain
-        )
+        nodes: list[ChainNode] = []
         cells: list[int] = []
-        for cs, _d, _on in nodes:
-            cells.extend(c for c in cs if c not in cells)
+        for i, st in enumerate(chain):
+            node = st >> 1
+            cells.extend(c for c in cells_of_bits(cells_of[node]) if c not in cells)
+            if node < als_base:
+                nodes.append((tuple(cells_of_bits(cells_of[node])), g.digit[node], bool(st & 1)))
+                continue
+            # an ALS is two nodes: its entry digit off (weak link in), its exit digit on
+            a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
+            nodes.append((tuple(cells_of_bits(a.dcells[j])), j, False))
+            nodes.append((tuple(cells_of_bits(a.dcells[k])), k, True))
         step = Step(
             tech,
             eliminations=tuple(sorted(elims)),
             cells=tuple(cells),
             digits=tuple(sorted({d for _c, d, _o in nodes})),
-            chain=nodes,
+            chain=tuple(nodes),
         )
-        found[key] = (len(chain), step)
+        found[key] = (length, step)
+
+    def exit_digit(chain: list[State], i: int) -> int:
+        """The digit by which the ALS at ``chain[i]`` acts on the next node."""
+        a, nxt = g.set_of(chain[i] >> 1), chain[i + 1]
+        if not nxt & 1 or nxt >> 1 >= als_base:
+            return g.digit[nxt >> 1]
+        # a forced cell: the set took all its other digits, name the first of them
+        c = cell_of[nxt >> 1]
+        j = g.digit[chain[i] >> 1]
+        return min(k for k in DIGITS_IN[a.mask] if k != j and a.buddies[k] >> c & 1)
+
+    def seen_by(node: int, d: int) -> int:
+        """Cells seeing every cell of a node that holds ``d`` (all its cells but an ALS's)."""
+        return g.buddies[node] if node < als_base else g.set_of(node).buddies[d]
 
     def continuous(chain: list[State], s_cell: int) -> set[tuple[int, int]]:
         elims: set[tuple[int, int]] = set()
         chain_cells = 0
-        for st in chain:
+        for i, st in enumerate(chain):
             chain_cells |= cells_of[st >> 1]
+            if st >> 1 >= als_base and chain[i + 1] & 1 and chain[i + 1] >> 1 < als_base:
+                return elims  # a cell forced by an ALS: not worth HoDoKu's special case
         first_strong = not chain[0] & 1
         last_strong = bool(chain[-1] & 1)
         last = len(chain) - 1
@@ -276,7 +418,16 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             elims.update((s_cell, e) for e in DIGITS_IN[cands[s_cell] & ~keep])
         for i in range(1, last + 1):
             node, prev = chain[i] >> 1, chain[i - 1] >> 1
-            if chain[i] & 1:
+            if node >= als_base:
+                # weak link into an ALS, then the set is locked without its entry digit j:
+                # j leaves cells seeing both ends, its digits other than j and the exit
+                # digit leave cells seeing all of theirs in the set
+                a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
+                bits = seen_by(prev, j) & a.buddies[j] & ~chain_cells & ~(1 << s_cell)
+                elims.update((c, j) for c in cells_of_bits(bits) if cands[c] & BIT[j])
+                for e in DIGITS_IN[a.mask & ~BIT[j] & ~BIT[k]]:
+                    elims.update((c, e) for c in cells_of_bits(a.buddies[e]))
+            elif chain[i] & 1:
                 # entered by a strong link, weak link inside the cell, strong link out
                 if (
                     i <= last - 2
@@ -293,7 +444,7 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             elif cell_of[prev] != cell_of[node] or node >= CELL_NODES:
                 # weak link between cells: its digit leaves cells seeing both ends
                 d = g.digit[node]
-                bits = g.buddies[prev] & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
+                bits = seen_by(prev, d) & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
                 elims.update((c, d) for c in cells_of_bits(bits) if cands[c] & BIT[d])
         return elims
 
@@ -307,8 +458,8 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         for (d, on), parent in searches.items():
             start = s_cell * 9 + d - 1
             for end in parent:
-                end_node = end >> 2
-                if end_node >= CELL_NODES or end_node // 9 != s_cell or end >> 1 & 1 != grouped:
+                end_node = end >> 3
+                if end_node >= CELL_NODES or end_node // 9 != s_cell or bool(end & 6) != grouped:
                     continue
                 if end_node == start and end & 1 == on:
                     continue
@@ -334,15 +485,15 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                 add(kind, chain, elims)
         # AICs start with a strong link: out of the cell, or inside a bivalue cell
         for d in digits:
-            start_off = (s_cell * 9 + d - 1) * 4
+            start_off = (s_cell * 9 + d - 1) * 8
             sources = [(searches[(d, False)], -1)]
             if bivalue:
                 other = digits[0] if digits[1] == d else digits[1]
                 sources.append((searches[(other, True)], start_off))
             for parent, prefix in sources:
                 for end in parent:
-                    end_node = end >> 2
-                    if end >> 1 & 1 != grouped:
+                    end_node = end >> 3
+                    if bool(end & 6) != grouped:
                         continue
                     if not end & 1 or end_node >= CELL_NODES or end_node // 9 == s_cell:
                         continue
