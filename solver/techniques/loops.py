@@ -25,6 +25,7 @@ state and are shared by the three techniques of their kind.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import combinations
 
 from ..grid import (
     BIT,
@@ -38,10 +39,10 @@ from ..grid import (
     cells_of_bits,
 )
 from ..steps import ChainNode, Step, eliminations_text
-from .als import Als, als_index
+from .als import Als
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
-MAX_ALS_NODE_CELLS = 5  # larger sets make the graph slow and the chain hard to follow
+MAX_ALS_NODE_CELLS = 4  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
@@ -85,6 +86,8 @@ class _Graph:
         self.buddies: list[int] = [PEER_BITS[n // 9] for n in range(CELL_NODES)]
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
+        homes: list[tuple[int, int]] = []  # per group node: its line's and box's cells
+        by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
                 for line in range(18):
@@ -104,6 +107,8 @@ class _Graph:
                             self.cell.append(-1)
                             self.cells.append(part)
                             self.buddies.append(budd)
+                            homes.append((_HOUSE_BITS[line], _BOX_BITS[box]))
+                by_digit.append(len(self.digit))
         size = len(self.digit)
         self.weak: list[list[int]] = [[] for _ in range(size)]
         self.strong: list[list[int]] = [[] for _ in range(size)]
@@ -127,13 +132,10 @@ class _Graph:
             for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
                 weak[g].append(p * 9 + d - 1)
                 weak[p * 9 + d - 1].append(g)
-            for h in groups:
-                if (
-                    h != g
-                    and self.digit[h] == d
-                    and not self.cells[h] & part
-                    and _share_house(part, self.cells[h])
-                ):
+            line_bits, box_bits = homes[g - CELL_NODES]
+            for h in range(by_digit[d - 1], by_digit[d]):
+                other = self.cells[h]
+                if not other & part and (other & line_bits == other or other & box_bits == other):
                     weak[g].append(h)
         # strong links: a house whose other places for the digit are exactly one node
         for d in range(1, 10):
@@ -179,7 +181,7 @@ class _Graph:
             self._add_als(grid, group_of)
 
     def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int]) -> None:
-        alses = self.alses = als_index(grid).alses
+        alses = self.alses = _small_alses(grid)
         cands = grid.candidates
         weak, enter = self.weak, self.enter
         groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
@@ -190,8 +192,28 @@ class _Graph:
             if not 2 <= len(a.cells) <= MAX_ALS_NODE_CELLS:
                 continue
             digits = DIGITS_IN[a.mask]
+            # per digit k: the nodes a locked k switches off (cells and group nodes)
+            offs_of: list[list[int]] = [[] for _ in range(10)]
+            for k in digits:
+                kb = a.buddies[k]
+                if kb:
+                    offs_of[k] = [c * 9 + k - 1 for c in cells_of_bits(kb)]
+                    offs_of[k].extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
+            if sum(1 for k in digits if offs_of[k]) == 0:
+                continue
+            # a cell seeing the whole set may lose all its digits but one: that one is
+            # forced (HoDoKu; a bivalue cell gets there by its own strong link)
+            losing = []
+            for c in cells_of_bits(_seen_by_all(a.bits)):
+                if POPCOUNT[cands[c]] > 2:
+                    lost = 0
+                    for k in digits:
+                        if a.buddies[k] >> c & 1:
+                            lost |= BIT[k]
+                    if POPCOUNT[cands[c] & ~lost] <= 1:
+                        losing.append((c, lost))
             for j in digits:
-                if not any(a.buddies[k] for k in digits if k != j):
+                if not any(offs_of[k] for k in digits if k != j):
                     continue  # nothing is eliminated: a dead end
                 n = len(self.digit)
                 self.digit.append(j)
@@ -201,25 +223,16 @@ class _Graph:
                 self.als.append(i)
                 offs: list[int] = []
                 for k in digits:
-                    if k == j:
-                        continue
-                    kb = a.buddies[k]
-                    offs.extend(c * 9 + k - 1 for c in cells_of_bits(kb))
-                    offs.extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
+                    if k != j:
+                        offs.extend(offs_of[k])
                 weak.append(offs)
                 self.strong.append([])
-                enter.append([])
-                # a cell seeing the whole set may lose all its digits but one: that one is
-                # forced (HoDoKu; a bivalue cell gets there by its own strong link)
-                for c in cells_of_bits(_seen_by_all(a.bits)):
-                    m = cands[c]
-                    if POPCOUNT[m] <= 2:
-                        continue
-                    for k in digits:
-                        if k != j and a.buddies[k] >> c & 1:
-                            m &= ~BIT[k]
-                    if POPCOUNT[m] == 1:
-                        enter[n].append(c * 9 + DIGITS_IN[m][0] - 1)
+                forced = []
+                for c, lost in losing:
+                    left = cands[c] & ~(lost & ~BIT[j])
+                    if POPCOUNT[left] == 1:
+                        forced.append(c * 9 + DIGITS_IN[left][0] - 1)
+                enter.append(forced)
                 jb = a.buddies[j]
                 for c in cells_of_bits(jb):
                     enter[c * 9 + j - 1].append(n)
@@ -248,17 +261,41 @@ class _Graph:
         return self.alses[self.als[node - self.als_base]]
 
 
+def _small_alses(grid: Grid) -> tuple[Als, ...]:
+    """The ALS of 2..MAX_ALS_NODE_CELLS cells of the grid (those a chain can use)."""
+    cands = grid.candidates
+    digit_bits = [0] * 10
+    for c in range(81):
+        for d in DIGITS_IN[cands[c]]:
+            digit_bits[d] |= 1 << c
+    found: dict[int, Als] = {}
+    for h, house in enumerate(HOUSES):
+        empty = [c for c in house if cands[c]]
+        for size in range(2, min(MAX_ALS_NODE_CELLS, len(empty) - 1) + 1):
+            for combo in combinations(empty, size):
+                mask = 0
+                for c in combo:
+                    mask |= cands[c]
+                if POPCOUNT[mask] != size + 1:
+                    continue
+                bits = sum(1 << c for c in combo)
+                if bits in found:
+                    continue
+                dcells = [0] * 10
+                buddies = [0] * 10
+                for d in DIGITS_IN[mask]:
+                    dc = dcells[d] = bits & digit_bits[d]
+                    buddies[d] = _seen_by_all(dc) & digit_bits[d] & ~bits
+                found[bits] = Als(bits, combo, mask, h, tuple(dcells), tuple(buddies))
+    return tuple(found.values())
+
+
 def _seen_by_all(bits: int) -> int:
     """Cells seeing every cell of a cell set."""
     out = (1 << 81) - 1
     for c in cells_of_bits(bits):
         out &= PEER_BITS[c]
     return out
-
-
-def _share_house(a: int, b: int) -> bool:
-    """Whether two cell sets lie together in one row, column or box."""
-    return any(h & a == a and h & b == b for h in _HOUSE_BITS)
 
 
 # A chain node is node * 2 + (1 if true else 0); a search state also says whether the
