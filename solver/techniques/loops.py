@@ -38,11 +38,12 @@ from ..grid import (
     Grid,
     cells_of_bits,
 )
-from ..steps import ChainNode, Step, eliminations_text
+from ..steps import ChainNode, Step, cells_text, eliminations_text
 from .als import Als
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
-MAX_ALS_NODE_CELLS = 4  # larger sets make the graph slow and the chain hard to follow
+MAX_ALS_NODE_CELLS = 3
+FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
@@ -350,7 +351,8 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                         st = m * 8 + (5 if m >= als_base and flag < 6 else 7)
                         if st not in parent:
                             parent[st] = state
-                            if cell_of[m] != s_cell:  # back in the start cell: a loop
+                            # a forced cell only ends a chain; back in the start cell: a loop
+                            if cell_of[m] != s_cell and (m >= als_base or not FORCED_ENDS):
                                 nxt.append(st)
                     new_on = 0
                 else:
@@ -423,6 +425,8 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             cells=tuple(cells),
             digits=tuple(sorted({d for _c, d, _o in nodes})),
             chain=tuple(nodes),
+            houses=tuple(g.set_of(st >> 1).house for st in chain if st >> 1 >= als_base),
+            extra=tuple(c for st in chain if st >> 1 >= als_base for c in g.set_of(st >> 1).cells),
         )
         found[key] = (length, step)
 
@@ -615,6 +619,20 @@ _NAMES = {
 }
 
 
+def _als_text(step: Step) -> str:
+    """``r9c4, r9c6 is an almost locked set`` (the sets, one per house in ``houses``)."""
+    sets: list[list[int]] = []
+    k = -1
+    for c in step.extra:
+        if k < 0 or c not in HOUSES[step.houses[k]]:
+            k += 1
+            sets.append([])
+        sets[-1].append(c)
+    if len(sets) == 1:
+        return f"{cells_text(sets[0])} is an almost locked set"
+    return " and ".join(cells_text(cs) for cs in sets) + " are almost locked sets"
+
+
 def describe_chain(step: Step) -> str:
     """One line: the chain in Eureka notation and what it proves."""
     grouped = step.technique.startswith("grouped-")
@@ -646,4 +664,7 @@ def describe_chain(step: Step) -> str:
             why = f"if {start} were {e}, the loop read backwards would make it {d} as well"
     else:
         why = "the loop closes, so every weak link in it is strong as well"
+    if step.extra:
+        # an ALS shows as (j)cells=(k)cells: its j all off, the set is locked with k
+        why = f"{_als_text(step)}; {why}"
     return f"{name}: {eureka(chain)}: {why}: {text}"
