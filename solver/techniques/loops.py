@@ -371,7 +371,29 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             frontier = nxt
         return parent
 
-    def path(parent: dict[State, State], end: State, prefix: State = -1) -> list[State] | None:
+    def primary(node: int) -> int:
+        """The cell HoDoKu names a node by: its first cell (an ALS: its first entry cell)."""
+        cs = cells_of[node] if node < als_base else g.set_of(node).dcells[g.digit[node]]
+        return (cs & -cs).bit_length() - 1
+
+    def hodoku_lasso_free(out: list[int], aic: bool) -> bool:
+        """HoDoKu's test for chains with ALS: no node's first cell lies in an earlier
+        node (but the one just before it, and, in a loop, those in the start cell)."""
+        start = primary(out[0] >> 1)
+        lasso = 0
+        last = -1
+        for st in out:
+            node = st >> 1
+            if lasso >> primary(node) & 1:
+                return False
+            if last >= 0 and (aic or primary(last) != start):
+                lasso |= cells_of[last]
+            last = node
+        return True
+
+    def path(
+        parent: dict[State, State], end: State, prefix: State = -1, aic: bool = False
+    ) -> list[State] | None:
         """The chain to ``end`` (after ``prefix`` if given), or None for a lasso."""
         out = [end]
         while parent[out[-1]] >= 0:
@@ -380,6 +402,8 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             out.append(prefix)
         out.reverse()
         out = [(st >> 3) * 2 + (st & 1) for st in out]
+        if any(st >> 1 >= als_base for st in out):
+            return out if hodoku_lasso_free(out, aic) else None
         start_cells = cells_of[out[0] >> 1]
         seen = 0
         prev = 0
@@ -552,7 +576,7 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                         elims = {(s_cell, e), (t_cell, d)}
                     else:
                         continue
-                    chain = path(parent, end, prefix)
+                    chain = path(parent, end, prefix, aic=True)
                     if chain is None or len(chain) < 4:
                         continue
                     add(AIC, chain, elims)
