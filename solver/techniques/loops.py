@@ -471,10 +471,8 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
     def continuous(chain: list[State], s_cell: int) -> set[tuple[int, int]]:
         elims: set[tuple[int, int]] = set()
         chain_cells = 0
-        for i, st in enumerate(chain):
+        for st in chain:
             chain_cells |= cells_of[st >> 1]
-            if st >> 1 >= als_base and chain[i + 1] & 1 and chain[i + 1] >> 1 < als_base:
-                return elims  # a cell forced by an ALS: not worth HoDoKu's special case
         first_strong = not chain[0] & 1
         last_strong = bool(chain[-1] & 1)
         last = len(chain) - 1
@@ -490,7 +488,18 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                 a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
                 bits = seen_by(prev, j) & a.buddies[j] & ~chain_cells & ~(1 << s_cell)
                 elims.update((c, j) for c in cells_of_bits(bits) if cands[c] & BIT[j])
-                for e in DIGITS_IN[a.mask & ~BIT[j] & ~BIT[k]]:
+                nxt = chain[i + 1] >> 1
+                if chain[i + 1] & 1 and nxt < als_base:
+                    # the set forces a cell: all that cell's other digits are exits, each
+                    # leaves cells seeing it in the set and in the cell (HoDoKu)
+                    c = cell_of[nxt]
+                    exits = cands[c] & ~BIT[g.digit[nxt]]
+                    for x in DIGITS_IN[exits]:
+                        bits = a.buddies[x] & PEER_BITS[c]
+                        elims.update((p, x) for p in cells_of_bits(bits))
+                else:
+                    exits = BIT[k]
+                for e in DIGITS_IN[a.mask & ~BIT[j] & ~exits]:
                     elims.update((c, e) for c in cells_of_bits(a.buddies[e]))
             elif chain[i] & 1:
                 # entered by a strong link, weak link inside the cell, strong link out
