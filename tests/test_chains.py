@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import islice
+from itertools import islice, pairwise
 from pathlib import Path
 
 import pytest
@@ -51,6 +51,39 @@ def test_every_plain_loop_and_aic_case_passes(puzzles_dir: Path) -> None:
     assert not failed, "\n".join(failed)
 
 
+def _is_grouped(step: Step) -> bool:
+    """A group node, or an ALS: an off node, then the same set on for another digit."""
+    chain = step.chain
+    return any(len(cells) > 1 for cells, _d, _on in chain) or any(
+        not a[2] and b[2] and a[1] != b[1] and a[0] != b[0] for a, b in pairwise(chain)
+    )
+
+
+# HoDoKu's grouped cases with ALS nodes (0709-2, 0710-3/4, 0711-3/4, some 0710-1) that
+# the search misses: a breadth-first search keeps one chain per node, HoDoKu's tables
+# keep another, and sets are bounded by MAX_ALS_NODE_CELLS. The codes stay unclaimed.
+GROUPED_MISSES = {697, 699, 705, 722, 726, 729, 747, 759}
+GROUPED_TECH = {"0709": "grouped-continuous-nice-loop",
+                "0710": "grouped-discontinuous-nice-loop", "0711": "grouped-aic"}  # fmt: skip
+
+
+def test_grouped_cases_with_als_nodes(puzzles_dir: Path) -> None:
+    passed, missed = 0, set()
+    for number, line in _library(puzzles_dir):
+        tech = GROUPED_TECH.get(line[1:5])
+        if tech is None:
+            continue
+        grid, expected = _case(puzzles_dir, number)
+        steps = list(TECHNIQUES[tech].find(grid))
+        assert all(_is_grouped(s) for s in steps)
+        if any(sorted(s.eliminations) == expected for s in steps):
+            passed += 1
+        else:
+            missed.add(number)
+    assert missed <= GROUPED_MISSES, sorted(missed - GROUPED_MISSES)
+    assert passed == 69 - len(missed) and passed >= 61
+
+
 def test_grouped_cases_without_als_pass(puzzles_dir: Path) -> None:
     checked = 0
     for number, line in _library(puzzles_dir):
@@ -60,7 +93,7 @@ def test_grouped_cases_without_als_pass(puzzles_dir: Path) -> None:
         grid, expected = _case(puzzles_dir, number)
         steps = list(TECHNIQUES[tech].find(grid))
         assert any(sorted(s.eliminations) == expected for s in steps), f"line {number}"
-        assert all(any(n[0] and len(n[0]) > 1 for n in s.chain) for s in steps)
+        assert all(_is_grouped(s) for s in steps)
         checked += 1
     assert checked == 6 + 7 + 7 + 8
 
@@ -95,6 +128,11 @@ EXAMPLES = [
     (714, "grouped-discontinuous-nice-loop",
      "Grouped Discontinuous Nice Loop: (6)r9c4=(6)r9c8-(7)r9c8=(7)r9c456-(7)r7c5=(8)r7c5-"
      "(8)r9c4: if r9c4 were 8, the loop read backwards would make it 6 as well: r9c4 <> 8"),
+    (703, "grouped-discontinuous-nice-loop",
+     "Grouped Discontinuous Nice Loop: (4)r7c5=(4)r7c2-(9)r7c2=(9)r7c4-(9)r9c46=(7)r9c46-"
+     "(7)r9c3=(4)r8c3-(4)r8c5=(3)r9c5=(4)r7c5: r9c4, r9c6 and r8c1, r8c3, r9c3 and r8c5, r9c5 "
+     "are almost locked sets; if r7c5 were not 4, the loop would put 4 back, so r7c5 is 4: "
+     "r7c5 <> 3, 8"),
     (730, "grouped-aic",
      "Grouped AIC: (6)r1c4=(8)r1c4-(8)r79c4=(8)r8c6-(5)r8c6=(5)r123c6-(5)r1c5=(6)r1c5: either "
      "r1c4 or r1c5 is 6, so cells seeing both lose it: r1c2, r1c6, r1c9, r2c6, r3c4, r3c6 <> 6"),

@@ -25,6 +25,7 @@ state and are shared by the three techniques of their kind.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import combinations
 
 from ..grid import (
     BIT,
@@ -37,9 +38,12 @@ from ..grid import (
     Grid,
     cells_of_bits,
 )
-from ..steps import ChainNode, Step, eliminations_text
+from ..steps import ChainNode, Step, cells_text, eliminations_text
+from .als import Als
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
+MAX_ALS_NODE_CELLS = 3
+FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
@@ -58,7 +62,18 @@ _BOX_BITS: tuple[int, ...] = _HOUSE_BITS[18:]
 class _Graph:
     """Nodes and their links for one grid state; group nodes get ids from 729 up."""
 
-    __slots__ = ("buddies", "cell", "cells", "digit", "strong", "weak")
+    __slots__ = (
+        "als",
+        "als_base",
+        "alses",
+        "buddies",
+        "cell",
+        "cells",
+        "digit",
+        "enter",
+        "strong",
+        "weak",
+    )
 
     def __init__(self, grid: Grid, grouped: bool) -> None:
         cands = grid.candidates
@@ -72,6 +87,8 @@ class _Graph:
         self.buddies: list[int] = [PEER_BITS[n // 9] for n in range(CELL_NODES)]
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
+        homes: list[tuple[int, int]] = []  # per group node: its line's and box's cells
+        by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
                 for line in range(18):
@@ -91,6 +108,8 @@ class _Graph:
                             self.cell.append(-1)
                             self.cells.append(part)
                             self.buddies.append(budd)
+                            homes.append((_HOUSE_BITS[line], _BOX_BITS[box]))
+                by_digit.append(len(self.digit))
         size = len(self.digit)
         self.weak: list[list[int]] = [[] for _ in range(size)]
         self.strong: list[list[int]] = [[] for _ in range(size)]
@@ -114,13 +133,10 @@ class _Graph:
             for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
                 weak[g].append(p * 9 + d - 1)
                 weak[p * 9 + d - 1].append(g)
-            for h in groups:
-                if (
-                    h != g
-                    and self.digit[h] == d
-                    and not self.cells[h] & part
-                    and _share_house(part, self.cells[h])
-                ):
+            line_bits, box_bits = homes[g - CELL_NODES]
+            for h in range(by_digit[d - 1], by_digit[d]):
+                other = self.cells[h]
+                if not other & part and (other & line_bits == other or other & box_bits == other):
                     weak[g].append(h)
         # strong links: a house whose other places for the digit are exactly one node
         for d in range(1, 10):
@@ -155,16 +171,137 @@ class _Graph:
                         strong[n].append(m)
                     if n not in strong[m]:
                         strong[m].append(n)
+        # ALS nodes, from als_base up: (set, entry digit j). All its j being off (a j seen
+        # by all of them is on), the rest is locked: its other digits k leave every k
+        # seeing all k of the set. enter[n]: the ALS nodes an "on" node switches on.
+        self.als_base = len(self.digit)
+        self.als: list[int] = []  # per ALS node: index into self.alses
+        self.alses: tuple[Als, ...] = ()
+        self.enter: list[list[int]] = [[] for _ in range(size)]
+        if grouped:
+            self._add_als(grid, group_of)
+
+    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int]) -> None:
+        alses = self.alses = _small_alses(grid)
+        cands = grid.candidates
+        weak, enter = self.weak, self.enter
+        groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
+        for (gd, part), gid in group_of.items():
+            groups_by_digit[gd].append((part, gid))
+        by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
+        for i, a in enumerate(alses):
+            if not 2 <= len(a.cells) <= MAX_ALS_NODE_CELLS:
+                continue
+            digits = DIGITS_IN[a.mask]
+            # per digit k: the nodes a locked k switches off (cells and group nodes)
+            offs_of: list[list[int]] = [[] for _ in range(10)]
+            for k in digits:
+                kb = a.buddies[k]
+                if kb:
+                    offs_of[k] = [c * 9 + k - 1 for c in cells_of_bits(kb)]
+                    offs_of[k].extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
+            if sum(1 for k in digits if offs_of[k]) == 0:
+                continue
+            # a cell seeing the whole set may lose all its digits but one: that one is
+            # forced (HoDoKu; a bivalue cell gets there by its own strong link)
+            losing = []
+            for c in cells_of_bits(_seen_by_all(a.bits)):
+                if POPCOUNT[cands[c]] > 2:
+                    lost = 0
+                    for k in digits:
+                        if a.buddies[k] >> c & 1:
+                            lost |= BIT[k]
+                    if POPCOUNT[cands[c] & ~lost] <= 1:
+                        losing.append((c, lost))
+            for j in digits:
+                if not any(offs_of[k] for k in digits if k != j):
+                    continue  # nothing is eliminated: a dead end
+                n = len(self.digit)
+                self.digit.append(j)
+                self.cell.append(-1)
+                self.cells.append(a.bits)
+                self.buddies.append(0)
+                self.als.append(i)
+                offs: list[int] = []
+                for k in digits:
+                    if k != j:
+                        offs.extend(offs_of[k])
+                weak.append(offs)
+                self.strong.append([])
+                forced = []
+                for c, lost in losing:
+                    left = cands[c] & ~(lost & ~BIT[j])
+                    if POPCOUNT[left] == 1:
+                        forced.append(c * 9 + DIGITS_IN[left][0] - 1)
+                enter.append(forced)
+                jb = a.buddies[j]
+                for c in cells_of_bits(jb):
+                    enter[c * 9 + j - 1].append(n)
+                for part, gid in groups_by_digit[j]:
+                    if part & jb == part:
+                        enter[gid].append(n)
+                dc = a.dcells[j]
+                by_entry.setdefault((j, (dc & -dc).bit_length() - 1), []).append(n)
+        # one ALS switches on another when its eliminations cover all the other's k
+        base = self.als_base
+        for n in range(base, len(self.digit)):
+            a = alses[self.als[n - base]]
+            j = self.digit[n]
+            for k in DIGITS_IN[a.mask]:
+                kb = a.buddies[k]
+                if k == j or not kb:
+                    continue
+                for c in cells_of_bits(kb):
+                    for m in by_entry.get((k, c), ()):
+                        b = alses[self.als[m - base]]
+                        if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
+                            enter[n].append(m)
+
+    def set_of(self, node: int) -> Als:
+        """The almost locked set of an ALS node."""
+        return self.alses[self.als[node - self.als_base]]
 
 
-def _share_house(a: int, b: int) -> bool:
-    """Whether two cell sets lie together in one row, column or box."""
-    return any(h & a == a and h & b == b for h in _HOUSE_BITS)
+def _small_alses(grid: Grid) -> tuple[Als, ...]:
+    """The ALS of 2..MAX_ALS_NODE_CELLS cells of the grid (those a chain can use)."""
+    cands = grid.candidates
+    digit_bits = [0] * 10
+    for c in range(81):
+        for d in DIGITS_IN[cands[c]]:
+            digit_bits[d] |= 1 << c
+    found: dict[int, Als] = {}
+    for h, house in enumerate(HOUSES):
+        empty = [c for c in house if cands[c]]
+        for size in range(2, min(MAX_ALS_NODE_CELLS, len(empty) - 1) + 1):
+            for combo in combinations(empty, size):
+                mask = 0
+                for c in combo:
+                    mask |= cands[c]
+                if POPCOUNT[mask] != size + 1:
+                    continue
+                bits = sum(1 << c for c in combo)
+                if bits in found:
+                    continue
+                dcells = [0] * 10
+                buddies = [0] * 10
+                for d in DIGITS_IN[mask]:
+                    dc = dcells[d] = bits & digit_bits[d]
+                    buddies[d] = _seen_by_all(dc) & digit_bits[d] & ~bits
+                found[bits] = Als(bits, combo, mask, h, tuple(dcells), tuple(buddies))
+    return tuple(found.values())
+
+
+def _seen_by_all(bits: int) -> int:
+    """Cells seeing every cell of a cell set."""
+    out = (1 << 81) - 1
+    for c in cells_of_bits(bits):
+        out &= PEER_BITS[c]
+    return out
 
 
 # A chain node is node * 2 + (1 if true else 0); a search state also says whether the
 # chain to it went through a group node (+2), so that the shortest grouped chain is kept too.
-State = int  # node * 4 + grouped * 2 + on
+State = int  # node * 8 + level * 2 + on
 
 
 def _search(grid: Grid, grouped: bool) -> list[Step]:
@@ -175,12 +312,17 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
     # Off nodes without a strong link are dead ends inside a chain: expand only into
     # nodes that can go on; loop closures into the start cell are checked on their own.
     weak_go = [[m for m in ws if strong[m]] for ws in weak]
+    enter, als_base = g.enter, g.als_base
+    # level * 2 of a node: 0 a cell, 1 a group node, 2 an ALS, 3 a cell forced by an ALS;
+    # a state keeps the highest level on its chain, so that ALS chains never displace the
+    # shortest chain without one (nor a grouped chain a plain one)
+    level2 = [0] * CELL_NODES + [2] * (als_base - CELL_NODES) + [4] * (len(g.digit) - als_base)
     found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
 
     def bfs(start: int, on: bool) -> dict[State, State]:
         """Shortest chains from one assumption; the first link leaves the start cell."""
         s_cell = start // 9
-        s_state = start * 4 + on
+        s_state = start * 8 + on
         parent: dict[State, State] = {s_state: -1}
         frontier = [s_state]
         depth = 0
@@ -188,21 +330,36 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             depth += 1
             nxt: list[State] = []
             for state in frontier:
-                node = state >> 2
-                flag = state & 2
+                node = state >> 3
+                flag = state & 6
                 if state & 1:
                     targets = weak_go[node]
                     d = g.digit[node]
-                    if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
-                        closure = (s_cell * 9 + d - 1) * 4 + flag
-                        if closure not in parent and closure != s_state:
-                            parent[closure] = state
+                    if node < als_base:
+                        if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
+                            closure = (s_cell * 9 + d - 1) * 8 + flag
+                            if closure not in parent and closure != s_state:
+                                parent[closure] = state
+                    else:
+                        a = g.set_of(node)
+                        for k in DIGITS_IN[a.mask & ~BIT[d]]:
+                            if a.buddies[k] >> s_cell & 1:
+                                closure = (s_cell * 9 + k - 1) * 8 + flag
+                                if closure not in parent and closure != s_state:
+                                    parent[closure] = state
+                    for m in enter[node]:  # into an ALS (or a cell forced by one): on
+                        st = m * 8 + (5 if m >= als_base and flag < 6 else 7)
+                        if st not in parent:
+                            parent[st] = state
+                            # a forced cell only ends a chain; back in the start cell: a loop
+                            if cell_of[m] != s_cell and (m >= als_base or not FORCED_ENDS):
+                                nxt.append(st)
                     new_on = 0
                 else:
                     targets = strong[node]
                     new_on = 1
                 for m in targets:
-                    st = m * 4 + (2 if m >= CELL_NODES else flag) + new_on
+                    st = m * 8 + (level2[m] if level2[m] > flag else flag) + new_on
                     if st in parent:
                         continue
                     if cell_of[m] == s_cell:
@@ -214,7 +371,29 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             frontier = nxt
         return parent
 
-    def path(parent: dict[State, State], end: State, prefix: State = -1) -> list[State] | None:
+    def primary(node: int) -> int:
+        """The cell HoDoKu names a node by: its first cell (an ALS: its first entry cell)."""
+        cs = cells_of[node] if node < als_base else g.set_of(node).dcells[g.digit[node]]
+        return (cs & -cs).bit_length() - 1
+
+    def hodoku_lasso_free(out: list[int], aic: bool) -> bool:
+        """HoDoKu's test for chains with ALS: no node's first cell lies in an earlier
+        node (but the one just before it, and, in a loop, those in the start cell)."""
+        start = primary(out[0] >> 1)
+        lasso = 0
+        last = -1
+        for st in out:
+            node = st >> 1
+            if lasso >> primary(node) & 1:
+                return False
+            if last >= 0 and (aic or primary(last) != start):
+                lasso |= cells_of[last]
+            last = node
+        return True
+
+    def path(
+        parent: dict[State, State], end: State, prefix: State = -1, aic: bool = False
+    ) -> list[State] | None:
         """The chain to ``end`` (after ``prefix`` if given), or None for a lasso."""
         out = [end]
         while parent[out[-1]] >= 0:
@@ -222,14 +401,17 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         if prefix >= 0:
             out.append(prefix)
         out.reverse()
-        out = [(st >> 2) * 2 + (st & 1) for st in out]
+        out = [(st >> 3) * 2 + (st & 1) for st in out]
+        if any(st >> 1 >= als_base for st in out):
+            return out if hodoku_lasso_free(out, aic) else None
         start_cells = cells_of[out[0] >> 1]
         seen = 0
         prev = 0
         for k, st in enumerate(out):
             cs = cells_of[st >> 1]
             # a group may cover the start cell: the loop closes through a single cell
-            again = cs & seen & ~start_cells if st >> 1 >= CELL_NODES else cs & seen
+            node = st >> 1
+            again = cs & seen & ~start_cells if CELL_NODES <= node < als_base else cs & seen
             if again and cs != prev and not (k == len(out) - 1 and cs == start_cells):
                 return None  # a cell left and entered again
             seen |= cs
@@ -245,23 +427,46 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         tech = GROUPED[kind] if grouped else kind
         key = (tech, frozenset(elims))
         old = found.get(key)
-        if old is not None and old[0] <= len(chain):
+        # an ALS counts as its cells (HoDoKu's penalty): a set is harder to see than a link
+        length = len(chain) + sum(_count(cells_of[st >> 1]) for st in chain if st >> 1 >= als_base)
+        if old is not None and old[0] <= length:
             return
-        nodes: tuple[ChainNode, ...] = tuple(
-            (tuple(cells_of_bits(cells_of[st >> 1])), g.digit[st >> 1], bool(st & 1))
-            for st in chain
-        )
+        nodes: list[ChainNode] = []
         cells: list[int] = []
-        for cs, _d, _on in nodes:
-            cells.extend(c for c in cs if c not in cells)
+        for i, st in enumerate(chain):
+            node = st >> 1
+            cells.extend(c for c in cells_of_bits(cells_of[node]) if c not in cells)
+            if node < als_base:
+                nodes.append((tuple(cells_of_bits(cells_of[node])), g.digit[node], bool(st & 1)))
+                continue
+            # an ALS is two nodes: its entry digit off (weak link in), its exit digit on
+            a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
+            nodes.append((tuple(cells_of_bits(a.dcells[j])), j, False))
+            nodes.append((tuple(cells_of_bits(a.dcells[k])), k, True))
         step = Step(
             tech,
             eliminations=tuple(sorted(elims)),
             cells=tuple(cells),
             digits=tuple(sorted({d for _c, d, _o in nodes})),
-            chain=nodes,
+            chain=tuple(nodes),
+            houses=tuple(g.set_of(st >> 1).house for st in chain if st >> 1 >= als_base),
+            extra=tuple(c for st in chain if st >> 1 >= als_base for c in g.set_of(st >> 1).cells),
         )
-        found[key] = (len(chain), step)
+        found[key] = (length, step)
+
+    def exit_digit(chain: list[State], i: int) -> int:
+        """The digit by which the ALS at ``chain[i]`` acts on the next node."""
+        a, nxt = g.set_of(chain[i] >> 1), chain[i + 1]
+        if not nxt & 1 or nxt >> 1 >= als_base:
+            return g.digit[nxt >> 1]
+        # a forced cell: the set took all its other digits, name the first of them
+        c = cell_of[nxt >> 1]
+        j = g.digit[chain[i] >> 1]
+        return min(k for k in DIGITS_IN[a.mask] if k != j and a.buddies[k] >> c & 1)
+
+    def seen_by(node: int, d: int) -> int:
+        """Cells seeing every cell of a node that holds ``d`` (all its cells but an ALS's)."""
+        return g.buddies[node] if node < als_base else g.set_of(node).buddies[d]
 
     def continuous(chain: list[State], s_cell: int) -> set[tuple[int, int]]:
         elims: set[tuple[int, int]] = set()
@@ -276,7 +481,27 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             elims.update((s_cell, e) for e in DIGITS_IN[cands[s_cell] & ~keep])
         for i in range(1, last + 1):
             node, prev = chain[i] >> 1, chain[i - 1] >> 1
-            if chain[i] & 1:
+            if node >= als_base:
+                # weak link into an ALS, then the set is locked without its entry digit j:
+                # j leaves cells seeing both ends, its digits other than j and the exit
+                # digit leave cells seeing all of theirs in the set
+                a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
+                bits = seen_by(prev, j) & a.buddies[j] & ~chain_cells & ~(1 << s_cell)
+                elims.update((c, j) for c in cells_of_bits(bits) if cands[c] & BIT[j])
+                nxt = chain[i + 1] >> 1
+                if chain[i + 1] & 1 and nxt < als_base:
+                    # the set forces a cell: all that cell's other digits are exits, each
+                    # leaves cells seeing it in the set and in the cell (HoDoKu)
+                    c = cell_of[nxt]
+                    exits = cands[c] & ~BIT[g.digit[nxt]]
+                    for x in DIGITS_IN[exits]:
+                        bits = a.buddies[x] & PEER_BITS[c]
+                        elims.update((p, x) for p in cells_of_bits(bits))
+                else:
+                    exits = BIT[k]
+                for e in DIGITS_IN[a.mask & ~BIT[j] & ~exits]:
+                    elims.update((c, e) for c in cells_of_bits(a.buddies[e]))
+            elif chain[i] & 1:
                 # entered by a strong link, weak link inside the cell, strong link out
                 if (
                     i <= last - 2
@@ -293,7 +518,7 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
             elif cell_of[prev] != cell_of[node] or node >= CELL_NODES:
                 # weak link between cells: its digit leaves cells seeing both ends
                 d = g.digit[node]
-                bits = g.buddies[prev] & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
+                bits = seen_by(prev, d) & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
                 elims.update((c, d) for c in cells_of_bits(bits) if cands[c] & BIT[d])
         return elims
 
@@ -307,8 +532,8 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
         for (d, on), parent in searches.items():
             start = s_cell * 9 + d - 1
             for end in parent:
-                end_node = end >> 2
-                if end_node >= CELL_NODES or end_node // 9 != s_cell or end >> 1 & 1 != grouped:
+                end_node = end >> 3
+                if end_node >= CELL_NODES or end_node // 9 != s_cell or bool(end & 6) != grouped:
                     continue
                 if end_node == start and end & 1 == on:
                     continue
@@ -334,15 +559,15 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                 add(kind, chain, elims)
         # AICs start with a strong link: out of the cell, or inside a bivalue cell
         for d in digits:
-            start_off = (s_cell * 9 + d - 1) * 4
+            start_off = (s_cell * 9 + d - 1) * 8
             sources = [(searches[(d, False)], -1)]
             if bivalue:
                 other = digits[0] if digits[1] == d else digits[1]
                 sources.append((searches[(other, True)], start_off))
             for parent, prefix in sources:
                 for end in parent:
-                    end_node = end >> 2
-                    if end >> 1 & 1 != grouped:
+                    end_node = end >> 3
+                    if bool(end & 6) != grouped:
                         continue
                     if not end & 1 or end_node >= CELL_NODES or end_node // 9 == s_cell:
                         continue
@@ -360,7 +585,7 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
                         elims = {(s_cell, e), (t_cell, d)}
                     else:
                         continue
-                    chain = path(parent, end, prefix)
+                    chain = path(parent, end, prefix, aic=True)
                     if chain is None or len(chain) < 4:
                         continue
                     add(AIC, chain, elims)
@@ -427,6 +652,20 @@ _NAMES = {
 }
 
 
+def _als_text(step: Step) -> str:
+    """``r9c4, r9c6 is an almost locked set`` (the sets, one per house in ``houses``)."""
+    sets: list[list[int]] = []
+    k = -1
+    for c in step.extra:
+        if k < 0 or c not in HOUSES[step.houses[k]]:
+            k += 1
+            sets.append([])
+        sets[-1].append(c)
+    if len(sets) == 1:
+        return f"{cells_text(sets[0])} is an almost locked set"
+    return " and ".join(cells_text(cs) for cs in sets) + " are almost locked sets"
+
+
 def describe_chain(step: Step) -> str:
     """One line: the chain in Eureka notation and what it proves."""
     grouped = step.technique.startswith("grouped-")
@@ -458,4 +697,7 @@ def describe_chain(step: Step) -> str:
             why = f"if {start} were {e}, the loop read backwards would make it {d} as well"
     else:
         why = "the loop closes, so every weak link in it is strong as well"
+    if step.extra:
+        # an ALS shows as (j)cells=(k)cells: its j all off, the set is locked with k
+        why = f"{_als_text(step)}; {why}"
     return f"{name}: {eureka(chain)}: {why}: {text}"
