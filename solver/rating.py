@@ -103,6 +103,10 @@ SER_TABLE: dict[str, SerEntry] = {
     "finned-jellyfish": SerEntry(5.4, False, _EST + ": jellyfish + 0.2"),
     "sashimi-x-wing": SerEntry(3.5, False, _EST + ": X-Wing + 0.3"),
     "sashimi-swordfish": SerEntry(4.1, False, _EST + ": swordfish + 0.3"),
+    "franken-x-wing": SerEntry(3.4, False, _EST + ": X-Wing + 0.2 (a box among its houses)"),
+    "finned-franken-x-wing": SerEntry(3.6, False, _EST + ": Franken X-Wing + 0.2"),
+    "franken-swordfish": SerEntry(4.0, False, _EST + ": swordfish + 0.2"),
+    "finned-franken-swordfish": SerEntry(4.2, False, _EST + ": Franken swordfish + 0.2"),
     "sashimi-jellyfish": SerEntry(5.5, False, _EST + ": jellyfish + 0.3"),
     # wings
     "xy-wing": SerEntry(4.2, False, _SE),
@@ -154,6 +158,7 @@ SER_TABLE: dict[str, SerEntry] = {
     "forcing-chain-contradiction": SerEntry(8.5, True, _SE + " dynamic chains"),
     "forcing-net-verity": SerEntry(9.0, True, _SE + " dynamic chains (+)"),
     "forcing-net-contradiction": SerEntry(9.0, True, _SE + " dynamic chains (+)"),
+    "forcing-net-nested": SerEntry(9.5, True, _SE + " nested chains (Chaining level 2)"),
     "trial": SerEntry(10.0, False, _EST + ": above SE nested chains (9.5)"),
 }
 
