@@ -361,6 +361,12 @@ class Executor(Protocol):
 def _init_worker(engine: str) -> None:
     # Ctrl-C is the main process's to handle: it stops the pool and writes the summary.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # One BLAS thread per worker: OpenBLAS threads spin while waiting, so two workers
+    # with two threads each run slower than one worker (threadpoolctl sets it after
+    # the fork, which an environment variable cannot).
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)
     _load_reader(engine)
 
 
@@ -390,6 +396,11 @@ class LocalExecutor:
         # Workers inherit the imported modules (fork): no per-worker import cost. Load the
         # reader first so its weights are shared copy-on-write.
         _load_reader(self.engine)
+        # One OpenCV thread per process, set before the fork: the pool is the
+        # parallelism, and OpenCV's own threads would oversubscribe the cores.
+        import cv2
+
+        cv2.setNumThreads(1)
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         self._pool = ProcessPoolExecutor(
