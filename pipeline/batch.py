@@ -251,6 +251,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     import numpy as np
 
     from overlay.draw import annotate_page
+    from pipeline.stages import encode_image
     from scanner.api import read_page
     from scanner.pages import load_page
     from solver import solve
@@ -325,13 +326,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
         page = scans[0].loaded.image
         if page.ndim == 2:
             page = np.asarray(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-        image = annotate_page(page, drawn, labels=options.labels)
-        ext = ".jpg" if options.fmt == "jpg" else ".png"
-        params = [cv2.IMWRITE_JPEG_QUALITY, 92] if ext == ".jpg" else []
-        ok, buf = cv2.imencode(ext, image, params)
-        if not ok:
-            raise OutputError(f"{task.output}: could not encode the image")
-        encoded = buf.tobytes()
+        encoded = encode_image(annotate_page(page, drawn, labels=options.labels), task.output)
         for rec in records:
             if rec["status"] in (SOLVED, STUCK):
                 rec["output"] = task.output
@@ -570,6 +565,13 @@ class BatchSummary:
     interrupted: bool = False
     seconds: float = 0.0
 
+    def add(self, records: Sequence[dict[str, object]]) -> None:
+        """Count one page's records."""
+        self.records.extend(records)
+        self.failed_pages += not _page_ok(records)
+        self.grids += sum(r.get("grid") is not None for r in records)
+        self.solved += sum(r.get("status") == SOLVED for r in records)
+
     @property
     def exit_code(self) -> ExitCode:
         if self.interrupted:
@@ -657,10 +659,7 @@ def run_batch(
     summary.skipped = len(tasks) - len(todo)
     log = ResultsLog(results_path, fresh=not resume)
     for recs in previous.values():
-        summary.records.extend(recs)
-        summary.failed_pages += not _page_ok(recs)
-        summary.grids += sum(r.get("grid") is not None for r in recs)
-        summary.solved += sum(r.get("status") == SOLVED for r in recs)
+        summary.add(recs)
     if executor_factory is not None:
         executor: Executor = executor_factory()
     elif scheduler:
@@ -682,10 +681,7 @@ def run_batch(
                         rec["output"] = None
                         rec["status"], rec["error"] = ERROR, reason
             log.append(records)
-            summary.records.extend(records)
-            summary.failed_pages += not _page_ok(records)
-            summary.grids += sum(r.get("grid") is not None for r in records)
-            summary.solved += sum(r.get("status") == SOLVED for r in records)
+            summary.add(records)
             bar.set_postfix(solved=summary.solved, failed=summary.failed_pages, refresh=False)
             bar.update(1)
     except KeyboardInterrupt:

@@ -44,22 +44,28 @@ def output_path_for(source: str, out: str | None) -> Path:
     return src.with_name(f"{src.stem}.solved{ext}")
 
 
-def write_image(image: npt.NDArray[np.uint8], path: Path) -> Path:
-    """Encode and write atomically (temp file + rename): never a half-written image."""
+def encode_image(image: npt.NDArray[np.uint8], path: str | Path) -> bytes:
+    """The image encoded in the format of ``path``'s suffix (JPEG at quality 92)."""
     import cv2
 
-    ext = path.suffix.lower()
+    ext = Path(path).suffix.lower()
     if ext not in (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"):
         raise OutputError(f"{path}: unsupported output format {ext or '(none)'}")
     params = [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY] if ext in (".jpg", ".jpeg") else []
     ok, buf = cv2.imencode(ext, image, params)
     if not ok:
         raise OutputError(f"{path}: could not encode the image")
+    return buf.tobytes()
+
+
+def write_image(image: npt.NDArray[np.uint8], path: Path) -> Path:
+    """Encode and write atomically (temp file + rename): never a half-written image."""
+    data = encode_image(image, path)
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise OutputError(f"{path}: folder {directory} does not exist")
     try:
-        write_atomic(path, buf.tobytes())
+        write_atomic(path, data)
     except OSError as exc:
         raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
     return path

@@ -32,6 +32,7 @@ PEERS: tuple[tuple[int, ...], ...] = tuple(
 # 81-bit cell sets ("bitboards") make "cells seeing all of these" a few integer ANDs.
 HOUSE_BITS: tuple[int, ...] = tuple(sum(1 << c for c in h) for h in HOUSES)
 PEER_BITS: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
+ALL_CELLS = (1 << 81) - 1
 
 BIT: tuple[int, ...] = (0, *(1 << (d - 1) for d in DIGITS))  # BIT[d] for digit d
 POPCOUNT: tuple[int, ...] = tuple(bin(m).count("1") for m in range(512))
@@ -51,6 +52,16 @@ def house_name(house: int) -> str:
 def cell_name(cell: int) -> str:
     """``r4c1`` style name of a cell (1-based)."""
     return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+
+
+def common_peers(bits: int) -> int:
+    """The cells that see every cell of an 81-bit cell set (all cells for an empty set)."""
+    seen = ALL_CELLS
+    while bits:
+        low = bits & -bits
+        seen &= PEER_BITS[low.bit_length() - 1]
+        bits ^= low
+    return seen
 
 
 def cells_of_bits(bits: int) -> list[int]:

@@ -22,13 +22,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..grid import DIGITS_IN, HOUSES, PEER_BITS, POPCOUNT, Grid, cell_name, cells_of_bits
+from ..grid import (
+    ALL_CELLS,
+    DIGITS_IN,
+    HOUSES,
+    POPCOUNT,
+    Grid,
+    cell_name,
+    cells_of_bits,
+    common_peers,
+)
 from ..steps import ChainNode, Step, cells_text, eliminations_text
+from .statecache import last_state
 
 MAX_ALS_CELLS = 8  # HoDoKu's bound: an ALS of 9 cells would be a whole house
 MAX_CHAIN_ALS = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
 BLOSSOM_BUDGET = 20000  # petal combinations tried per search
-ALL_CELLS = (1 << 81) - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +66,6 @@ class AlsIndex:
     digit_bits: tuple[int, ...]  # digit_bits[d]: cells with candidate d
 
 
-_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], AlsIndex] = {}
-
-
 def _digit_cell_bits(grid: Grid) -> tuple[int, ...]:
     bits = [0] * 10
     for c, m in enumerate(grid.candidates):
@@ -68,15 +74,6 @@ def _digit_cell_bits(grid: Grid) -> tuple[int, ...]:
             bits[low.bit_length()] |= 1 << c
             m ^= low
     return tuple(bits)
-
-
-def _seen_by_all(bits: int) -> int:
-    out = ALL_CELLS
-    while bits:
-        low = bits & -bits
-        out &= PEER_BITS[low.bit_length() - 1]
-        bits ^= low
-    return out
 
 
 # Subsets s of up to 9 house cells by index bitmask: the lowest index, s without it, |s|.
@@ -122,17 +119,14 @@ def _make_als(
         dcells[d] = dc
         seen = seen_memo.get(dc)
         if seen is None:
-            seen = seen_memo[dc] = _seen_by_all(dc)
+            seen = seen_memo[dc] = common_peers(dc)
         buddies[d] = seen & digit_bits[d] & ~bits
     return Als(bits, tuple(cells_of_bits(bits)), mask, house, tuple(dcells), tuple(buddies))
 
 
+@last_state
 def als_index(grid: Grid) -> AlsIndex:
     """The ALS and restricted commons of ``grid``'s state (cached for the last state)."""
-    key = (tuple(grid.values), tuple(grid.candidates))
-    hit = _cache.get(key)
-    if hit is not None:
-        return hit
     digit_bits = _digit_cell_bits(grid)
     alses = _collect_alses(grid, digit_bits)
     # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them and
@@ -152,7 +146,7 @@ def als_index(grid: Grid) -> AlsIndex:
         for s1, l1 in groups.items():
             seen = seen_memo.get(s1)
             if seen is None:
-                seen = seen_memo[s1] = _seen_by_all(s1)
+                seen = seen_memo[s1] = common_peers(s1)
             seen &= digit_bits[d]
             for c in cells_of_bits(seen):
                 for s2, l2 in by_low.get(c, ()):
@@ -186,8 +180,6 @@ def als_index(grid: Grid) -> AlsIndex:
         tuple(tuple(x) for x in overlap_links),
         digit_bits,
     )
-    _cache.clear()
-    _cache[key] = index
     return index
 
 
@@ -387,39 +379,26 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
                     elims = _common_elims(first, end, zs)
                     if not elims:
                         continue
-                    path = _chain_path(parent, new, start)
+                    states = _chain_states(parent, new)
+                    path = [start, *(st[0] for st in states)]
                     if len(set(path)) < len(path) or not _new(reported, elims):
                         continue  # a set used twice is no chain to show
-                    rcs = _chain_rcs(parent, new)
+                    rcs = [st[1] for st in states]
                     chain = [alses[i] for i in path]
                     yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
             frontier = nxt_frontier
 
 
-def _chain_path(
+def _chain_states(
     parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None],
     state: tuple[int, int, int, int],
-    start: int,
-) -> list[int]:
-    """The sets of the chain ending in ``state``, from the start."""
+) -> list[tuple[int, int, int, int]]:
+    """The search states (set, RC mask, ...) of the chain ending in ``state``, from the
+    start."""
     out = []
     node: tuple[int, int, int, int] | None = state
     while node is not None:
-        out.append(node[0])
-        node = parent[node]
-    out.append(start)
-    return out[::-1]
-
-
-def _chain_rcs(
-    parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None],
-    state: tuple[int, int, int, int],
-) -> list[int]:
-    """The RC masks used along the chain ending in ``state``, from the start."""
-    out = []
-    node: tuple[int, int, int, int] | None = state
-    while node is not None:
-        out.append(node[1])
+        out.append(node)
         node = parent[node]
     return out[::-1]
 
@@ -528,7 +507,7 @@ def _blossom_elims(
         zcells = 0
         for i in chosen:
             zcells |= alses[i].dcells[z]
-        targets = _seen_by_all(zcells) & digit_bits[z] & ~used
+        targets = common_peers(zcells) & digit_bits[z] & ~used
         elims.update((c, z) for c in cells_of_bits(targets))
     return elims
 

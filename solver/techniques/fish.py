@@ -7,9 +7,20 @@ from itertools import combinations
 
 from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, house_name
 from ..steps import Candidate, Finder, Step, eliminations_text
+from .statecache import last_state
 
 FISH_IDS = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
+
+
+def _positions(cands: list[int], bit: int, line: int, by_rows: bool) -> int:
+    """9-bit mask of the places of a digit (``bit``) along a row or column."""
+    pos = 0
+    for i in range(9):
+        c = line * 9 + i if by_rows else i * 9 + line
+        if cands[c] & bit:
+            pos |= 1 << i
+    return pos
 
 
 def _fish(grid: Grid, size: int) -> Iterator[Step]:
@@ -19,11 +30,7 @@ def _fish(grid: Grid, size: int) -> Iterator[Step]:
         for by_rows in (True, False):
             lines: list[tuple[int, int]] = []  # (base line index, 9-bit cover positions)
             for line in range(9):
-                pos = 0
-                for i in range(9):
-                    c = line * 9 + i if by_rows else i * 9 + line
-                    if cands[c] & bit:
-                        pos |= 1 << i
+                pos = _positions(cands, bit, line, by_rows)
                 if 2 <= POPCOUNT[pos] <= size:
                     lines.append((line, pos))
             if len(lines) < size:
@@ -196,11 +203,7 @@ def _finned(grid: Grid, size: int) -> Iterator[Step]:
         for by_rows in (True, False):
             lines: list[tuple[int, int]] = []
             for line in range(9):
-                pos = 0
-                for i in range(9):
-                    c = line * 9 + i if by_rows else i * 9 + line
-                    if cands[c] & bit:
-                        pos |= 1 << i
+                pos = _positions(cands, bit, line, by_rows)
                 # size cover positions plus fin positions inside one stack
                 if pos and POPCOUNT[pos] <= size + 3:
                     lines.append((line, pos))
@@ -257,19 +260,10 @@ def find_finned_fish(size: int, sashimi: bool) -> Finder:
     return find
 
 
-# The finned and the sashimi finder of one size run one search: the last state's steps
-# are kept, keyed by the candidates, so the second finder on the same state reads them.
-_FINNED_CACHE: dict[int, tuple[tuple[int, ...], list[Step]]] = {}
-
-
+@last_state
 def _finned_cached(grid: Grid, size: int) -> list[Step]:
-    key = tuple(grid.candidates)
-    hit = _FINNED_CACHE.get(size)
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    steps = list(_finned(grid, size))
-    _FINNED_CACHE[size] = (key, steps)
-    return steps
+    """The finned and the sashimi finder of one size share one search per state."""
+    return list(_finned(grid, size))
 
 
 def describe_finned_fish(step: Step) -> str:

@@ -23,14 +23,24 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import BIT, BOX_OF, HOUSE_BITS, PEER_BITS, Grid, cell_name, cells_of_bits, house_name
+from ..grid import (
+    BIT,
+    BOX_OF,
+    HOUSE_BITS,
+    PEER_BITS,
+    Grid,
+    cell_name,
+    cells_of_bits,
+    common_peers,
+    house_name,
+)
 from ..steps import Finder, Step, eliminations_text
+from .statecache import last_state
 
 # Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
 # every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
 MAX_FINS = {2: 2, 3: 1, 4: 2}
 MAX_ENDO_FINS = 2
-ALL_CELLS = (1 << 81) - 1
 
 FRANKEN_IDS = {2: "franken-x-wing", 3: "franken-swordfish", 4: "franken-jellyfish"}
 FINNED_FRANKEN_IDS = {
@@ -43,16 +53,6 @@ _SIZE_OF = {v: k for ids in (FRANKEN_IDS, FINNED_FRANKEN_IDS) for k, v in ids.it
 
 # One fish: (technique, cover houses, eliminations as 81-bit set, fins, endo fins)
 _Fish = tuple[str, tuple[int, ...], int, int, int]
-
-
-def _buddies(bits: int) -> int:
-    """Cells that see every cell of ``bits``."""
-    seen = ALL_CELLS
-    while bits:
-        low = bits & -bits
-        seen &= PEER_BITS[low.bit_length() - 1]
-        bits ^= low
-    return seen
 
 
 def _covers_for_base(
@@ -154,12 +154,7 @@ def _covers_for_base(
                 one = pattern_bit[cell]
                 dfs(union, fins | low, seen, cannibal, left & ~(one & ~multi))
 
-    seen = digit_bits
-    bits = endo
-    while bits:
-        low = bits & -bits
-        seen &= PEER_BITS[low.bit_length() - 1]
-        bits ^= low
+    seen = digit_bits & common_peers(endo)
     if seen:
         dfs(0, endo, seen, 0, pattern)
     return [found[k] for k in sorted(found)]
@@ -430,18 +425,10 @@ def _step(
     )
 
 
-# Both finders of one size share one search per state (keyed by the candidates).
-_CACHE: dict[int, tuple[tuple[int, ...], list[Step]]] = {}
-
-
+@last_state
 def _cached(grid: Grid, size: int) -> list[Step]:
-    key = tuple(grid.candidates)
-    hit = _CACHE.get(size)
-    if hit is not None and hit[0] == key:
-        return hit[1]
-    steps = list(_franken(grid, size))
-    _CACHE[size] = (key, steps)
-    return steps
+    """Both finders of one size share one search per state."""
+    return list(_franken(grid, size))
 
 
 def find_franken_fish(size: int, finned: bool) -> Finder:

@@ -37,9 +37,11 @@ from ..grid import (
     ROW_OF,
     Grid,
     cells_of_bits,
+    common_peers,
 )
 from ..steps import ChainNode, Step, cells_text, eliminations_text
 from .als import Als
+from .statecache import last_state
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
@@ -205,7 +207,7 @@ class _Graph:
             # a cell seeing the whole set may lose all its digits but one: that one is
             # forced (HoDoKu; a bivalue cell gets there by its own strong link)
             losing = []
-            for c in cells_of_bits(_seen_by_all(a.bits)):
+            for c in cells_of_bits(common_peers(a.bits)):
                 if POPCOUNT[cands[c]] > 2:
                     lost = 0
                     for k in digits:
@@ -286,17 +288,9 @@ def _small_alses(grid: Grid) -> tuple[Als, ...]:
                 buddies = [0] * 10
                 for d in DIGITS_IN[mask]:
                     dc = dcells[d] = bits & digit_bits[d]
-                    buddies[d] = _seen_by_all(dc) & digit_bits[d] & ~bits
+                    buddies[d] = common_peers(dc) & digit_bits[d] & ~bits
                 found[bits] = Als(bits, combo, mask, h, tuple(dcells), tuple(buddies))
     return tuple(found.values())
-
-
-def _seen_by_all(bits: int) -> int:
-    """Cells seeing every cell of a cell set."""
-    out = (1 << 81) - 1
-    for c in cells_of_bits(bits):
-        out &= PEER_BITS[c]
-    return out
 
 
 # A chain node is node * 2 + (1 if true else 0); a search state also says whether the
@@ -593,17 +587,10 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
     return [step for _n, step in sorted(found.values(), key=lambda ns: ns[0])]
 
 
-_CACHE: dict[bool, tuple[tuple[int, ...], list[Step]]] = {}
-
-
+@last_state
 def _steps(grid: Grid, grouped: bool) -> list[Step]:
     """The search's result for this grid state, computed once for the techniques sharing it."""
-    key = tuple(grid.candidates)
-    hit = _CACHE.get(grouped)
-    if hit is None or hit[0] != key:
-        hit = (key, _search(grid, grouped))
-        _CACHE[grouped] = hit
-    return hit[1]
+    return _search(grid, grouped)
 
 
 def _finder(tech: str, grouped: bool) -> Callable[[Grid], Iterator[Step]]:

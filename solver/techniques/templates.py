@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import BIT, BOX_OF, COL_OF, DIGITS, ROWS, Grid, cells_of_bits
+from ..grid import ALL_CELLS, BIT, BOX_OF, COL_OF, DIGITS, ROWS, Grid, cells_of_bits
 from ..steps import Step, cells_text, eliminations_text
 
-ALL_CELLS = (1 << 81) - 1
 # Enumerating is exponential on near-empty grids; past this many templates a digit is
 # left out (it then neither sets nor deletes anything, which stays sound).
 MAX_TEMPLATES = 6000

@@ -30,6 +30,7 @@ from ..grid import (
     house_name,
 )
 from ..steps import Candidate, Step, cells_text, digits_text, eliminations_text
+from .statecache import last_state
 
 
 def _build_rectangles() -> tuple[tuple[int, int, int, int], ...]:
@@ -76,9 +77,9 @@ def _allowed(grid: Grid) -> list[int]:
 
 # A unique-rectangle candidate: (rectangle, a, b, cells within {a, b}, cells with more).
 _UR = tuple[tuple[int, int, int, int], int, int, tuple[int, ...], tuple[int, ...]]
-_cache: tuple[tuple[int, ...], list[_UR]] | None = None
 
 
+@last_state
 def _unique_rectangles(grid: Grid) -> list[_UR]:
     """Every rectangle of empty cells, one a bivalue {a, b} cell, all allowing a and b.
 
@@ -88,10 +89,6 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
     deduction unsound.
     The seven rectangle finders run on the same grid in a row; the last result is kept.
     """
-    global _cache
-    key = (*grid.values, *grid.candidates)
-    if _cache is not None and _cache[0] == key:
-        return _cache[1]
     cands = grid.candidates
     allowed: list[int] | None = None
     seen: set[tuple[tuple[int, int, int, int], int]] = set()
@@ -114,7 +111,6 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
             inside = tuple(c for c in rect if not cands[c] & ~pair)
             outside = tuple(c for c in rect if cands[c] & ~pair)
             found.append((rect, a, b, inside, outside))
-    _cache = (key, found)
     return found
 
 
