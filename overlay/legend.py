@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scanner.geometry import GridGeometry
 from solver.solve import SOLVED, STUCK, Difficulty, SolveResult
-from solver.techniques import ORDER, TECHNIQUES
+from solver.techniques import ALL_TECHNIQUES, TECHNIQUES
 
 UInt8Array = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
@@ -151,7 +151,7 @@ def legend_entries(result: SolveResult) -> list[LegendEntry]:
     for _cell, _digit, tech_id in solved_cells(result):
         key = tech_id if tech_id is not None else EARLIER
         counts[key] = counts.get(key, 0) + 1
-    rank = {t.id: i for i, t in enumerate(ORDER)}
+    rank = {t.id: i for i, t in enumerate(ALL_TECHNIQUES)}
     entries = []
     for key in sorted(counts, key=lambda k: (rank.get(k, len(rank)), k)):
         tech = TECHNIQUES.get(key)

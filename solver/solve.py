@@ -9,14 +9,14 @@ from .grid import Grid, cell_name, find_duplicates, house_name
 from .rating import puzzle_ser
 from .search import solutions, solutions_from_candidates
 from .steps import Step, Technique
-from .techniques import LEVELS, ORDER, TECHNIQUES
+from .techniques import ALL_TECHNIQUES, LEVELS, ORDER, TECHNIQUES
 
 SOLVED = "solved"
 STUCK = "stuck"
 NO_SOLUTION = "no solution"
 MULTIPLE = "multiple solutions"
 UNIQUENESS = "uniqueness"  # the family of techniques that assume a unique solution
-_ORDER_INDEX = {t.id: i for i, t in enumerate(ORDER)}
+_ORDER_INDEX = {t.id: i for i, t in enumerate(ALL_TECHNIQUES)}
 # HoDoKu's score ceilings per level: a path scoring more than its hardest technique's
 # level allows is moved up (many medium steps make a hard puzzle).
 LEVEL_MAX_SCORE = {"easy": 800, "medium": 1000, "hard": 1600, "unfair": 1800}

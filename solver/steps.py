@@ -86,7 +86,11 @@ Describer = Callable[[Step], str]
 class Technique:
     """A solving technique: a stable id, a display name, a short code for the overlay's
     legend, the family that decides its colour, its HoDoKu library codes, the weight it
-    adds to a puzzle's score, and a ``find(grid)`` generator of every instance."""
+    adds to a puzzle's score, and a ``find(grid)`` generator of every instance.
+
+    ``default`` False keeps a technique out of the default solve order (as HoDoKu ships
+    Mutant fish switched off): too slow for what it adds, but there to be asked for by
+    name and checked by the regression library."""
 
     id: str
     name: str
@@ -97,6 +101,7 @@ class Technique:
     level: str
     find: Finder
     describe: Describer
+    default: bool = True
 
 
 def cells_text(cells: Iterable[int]) -> str:

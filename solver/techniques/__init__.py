@@ -279,9 +279,11 @@ _REGISTRY: list[Technique] = [
               find_trial, describe_trial),
 ]  # fmt: skip
 
-ORDER: tuple[Technique, ...] = tuple(_REGISTRY)
-TECHNIQUES: dict[str, Technique] = {t.id: t for t in ORDER}
-BY_HODOKU: dict[str, Technique] = {code: t for t in ORDER for code in t.hodoku}
+# Every technique, simplest first; ORDER is the default solve order (``default`` only).
+ALL_TECHNIQUES: tuple[Technique, ...] = tuple(_REGISTRY)
+ORDER: tuple[Technique, ...] = tuple(t for t in ALL_TECHNIQUES if t.default)
+TECHNIQUES: dict[str, Technique] = {t.id: t for t in ALL_TECHNIQUES}
+BY_HODOKU: dict[str, Technique] = {code: t for t in ALL_TECHNIQUES for code in t.hodoku}
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 
-__all__ = ["BY_HODOKU", "LEVELS", "ORDER", "TECHNIQUES"]
+__all__ = ["ALL_TECHNIQUES", "BY_HODOKU", "LEVELS", "ORDER", "TECHNIQUES"]
