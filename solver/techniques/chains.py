@@ -14,7 +14,8 @@ from typing import TypeVar
 
 from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
 from ..steps import Step, eliminations_text
-from .singledigit import _digit_bits, strong_links
+from .singledigit import strong_links
+from .statecache import by_digit_pattern, digit_patterns
 
 MAX_CHAIN_NODES = 24  # long chains explain nothing a person can follow
 
@@ -123,46 +124,55 @@ def find_x_chain(grid: Grid) -> Iterator[Step]:
 
     Evidence: ``cells`` the chain in order, ``digits=(d,)``.
     """
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        digit_bits = _digit_bits(grid, digit)
-        strong: dict[int, set[int]] = {}
-        for a, b, _h in strong_links(grid, digit):
-            strong.setdefault(a, set()).add(b)
-            strong.setdefault(b, set()).add(a)
-        reported: set[frozenset[int]] = set()
-        for start in sorted(strong):
-            # state: (cell, on) where on = "true if start is false"
-            parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-            queue = deque([(start, False, 0)])
-            while queue:
-                cell, on, length = queue.popleft()
-                if length >= MAX_CHAIN_NODES:
+        yield from _x_chains_on_digit(grid, digit, patterns[digit])
+
+
+@by_digit_pattern
+def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
+    found: list[Step] = []
+    strong: dict[int, set[int]] = {}
+    for a, b, _h in strong_links(grid, digit):
+        strong.setdefault(a, set()).add(b)
+        strong.setdefault(b, set()).add(a)
+    reported: set[frozenset[int]] = set()
+    for start in sorted(strong):
+        # state: (cell, on) where on = "true if start is false"
+        parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+        queue = deque([(start, False, 0)])
+        while queue:
+            cell, on, length = queue.popleft()
+            if length >= MAX_CHAIN_NODES:
+                continue
+            if on:
+                nexts = cells_of_bits(PEER_BITS[cell] & digit_bits)
+            else:
+                nexts = sorted(strong.get(cell, ()))
+            for nxt in nexts:
+                state = (nxt, not on)
+                if state in parent or nxt == start:
                     continue
-                if on:
-                    nexts = cells_of_bits(PEER_BITS[cell] & digit_bits)
-                else:
-                    nexts = sorted(strong.get(cell, ()))
-                for nxt in nexts:
-                    state = (nxt, not on)
-                    if state in parent or nxt == start:
+                parent[state] = (cell, on)
+                queue.append((nxt, not on, length + 1))
+                if not on and length + 1 >= 3 and nxt > start:
+                    targets = PEER_BITS[start] & PEER_BITS[nxt] & digit_bits
+                    path = [c for c, _ in _chain(parent, state)]
+                    if not targets:
                         continue
-                    parent[state] = (cell, on)
-                    queue.append((nxt, not on, length + 1))
-                    if not on and length + 1 >= 3 and nxt > start:
-                        targets = PEER_BITS[start] & PEER_BITS[nxt] & digit_bits
-                        path = [c for c, _ in _chain(parent, state)]
-                        if not targets:
-                            continue
-                        elim_cells = frozenset(cells_of_bits(targets))
-                        if elim_cells in reported:
-                            continue
-                        reported.add(elim_cells)
-                        yield Step(
+                    elim_cells = frozenset(cells_of_bits(targets))
+                    if elim_cells in reported:
+                        continue
+                    reported.add(elim_cells)
+                    found.append(
+                        Step(
                             "x-chain",
                             eliminations=tuple((c, digit) for c in sorted(elim_cells)),
                             cells=tuple(path),
                             digits=(digit,),
                         )
+                    )
+    return found
 
 
 State = TypeVar("State", tuple[int, bool], tuple[int, int])

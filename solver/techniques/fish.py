@@ -7,7 +7,7 @@ from itertools import combinations
 
 from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, house_name
 from ..steps import Candidate, Finder, Step, eliminations_text
-from .statecache import last_state
+from .statecache import by_digit_pattern, digit_patterns
 
 FISH_IDS = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -23,53 +23,73 @@ def _positions(cands: list[int], bit: int, line: int, by_rows: bool) -> int:
     return pos
 
 
+def _base_sets(
+    cands: list[int], bit: int, size: int, per_line: tuple[int, int], in_all: tuple[int, int]
+) -> Iterator[tuple[bool, tuple[tuple[int, int], ...], int]]:
+    """Base sets of ``size`` rows (then columns) for one digit: ``(by_rows, lines, union)``
+    where each line is ``(index, 9-bit positions)`` with ``per_line`` (min, max) places and
+    the union of positions has ``in_all`` (min, max) bits."""
+    for by_rows in (True, False):
+        lines: list[tuple[int, int]] = []
+        for line in range(9):
+            pos = _positions(cands, bit, line, by_rows)
+            if per_line[0] <= POPCOUNT[pos] <= per_line[1]:
+                lines.append((line, pos))
+        if len(lines) < size:
+            continue
+        for combo in combinations(lines, size):
+            union = 0
+            for _, pos in combo:
+                union |= pos
+            if in_all[0] <= POPCOUNT[union] <= in_all[1]:
+                yield by_rows, combo, union
+
+
 def _fish(grid: Grid, size: int) -> Iterator[Step]:
-    cands = grid.candidates
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        bit = BIT[digit]
-        for by_rows in (True, False):
-            lines: list[tuple[int, int]] = []  # (base line index, 9-bit cover positions)
+        yield from _fish_on_digit(grid, digit, patterns[digit], size)
+
+
+@by_digit_pattern
+def _fish_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]:
+    """Every basic fish of ``size`` on one digit (rows as base, then columns)."""
+    cands = grid.candidates
+    bit = BIT[digit]
+    found: list[Step] = []
+    for by_rows, combo, union in _base_sets(cands, bit, size, (2, size), (size, size)):
+        base = {line for line, _ in combo}
+        covers = [i for i in range(9) if union >> i & 1]
+        elims = []
+        for cover in covers:
             for line in range(9):
-                pos = _positions(cands, bit, line, by_rows)
-                if 2 <= POPCOUNT[pos] <= size:
-                    lines.append((line, pos))
-            if len(lines) < size:
-                continue
-            for combo in combinations(lines, size):
-                union = 0
-                for _, pos in combo:
-                    union |= pos
-                if POPCOUNT[union] != size:
+                if line in base:
                     continue
-                base = {line for line, _ in combo}
-                covers = [i for i in range(9) if union >> i & 1]
-                elims = []
-                for cover in covers:
-                    for line in range(9):
-                        if line in base:
-                            continue
-                        c = line * 9 + cover if by_rows else cover * 9 + line
-                        if cands[c] & bit:
-                            elims.append((c, digit))
-                if not elims:
-                    continue
-                base_houses = [line if by_rows else 9 + line for line, _ in combo]
-                cover_houses = [9 + i if by_rows else i for i in covers]
-                cells = tuple(
-                    sorted(
-                        (line * 9 + i if by_rows else i * 9 + line)
-                        for line, pos in combo
-                        for i in range(9)
-                        if pos >> i & 1
-                    )
-                )
-                yield Step(
-                    FISH_IDS[size],
-                    eliminations=tuple(sorted(elims)),
-                    cells=cells,
-                    houses=tuple(base_houses + cover_houses),
-                    digits=(digit,),
-                )
+                c = line * 9 + cover if by_rows else cover * 9 + line
+                if cands[c] & bit:
+                    elims.append((c, digit))
+        if not elims:
+            continue
+        base_houses = [line if by_rows else 9 + line for line, _ in combo]
+        cover_houses = [9 + i if by_rows else i for i in covers]
+        cells = tuple(
+            sorted(
+                (line * 9 + i if by_rows else i * 9 + line)
+                for line, pos in combo
+                for i in range(9)
+                if pos >> i & 1
+            )
+        )
+        found.append(
+            Step(
+                FISH_IDS[size],
+                eliminations=tuple(sorted(elims)),
+                cells=cells,
+                houses=tuple(base_houses + cover_houses),
+                digits=(digit,),
+            )
+        )
+    return found
 
 
 def find_fish(size: int) -> Finder:
@@ -195,56 +215,50 @@ def _finned_fish_for_base(
     return [fish for _, fish in found]
 
 
-def _finned(grid: Grid, size: int) -> Iterator[Step]:
-    """Every finned and sashimi fish of ``size`` (both kinds), then the Siamese pairs."""
+@by_digit_pattern
+def _finned_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]:
+    """Every finned and sashimi fish of ``size`` on one digit (both kinds), each base
+    followed by its Siamese pairs."""
     cands = grid.candidates
-    for digit in range(1, 10):
-        bit = BIT[digit]
-        for by_rows in (True, False):
-            lines: list[tuple[int, int]] = []
-            for line in range(9):
-                pos = _positions(cands, bit, line, by_rows)
-                # size cover positions plus fin positions inside one stack
-                if pos and POPCOUNT[pos] <= size + 3:
-                    lines.append((line, pos))
-            if len(lines) < size:
-                continue
-            for combo in combinations(lines, size):
-                union = 0
-                for _, pos in combo:
-                    union |= pos
-                if not size < POPCOUNT[union] <= size + 3:
+    found: list[Step] = []
+    # size cover positions plus fin positions inside one stack
+    limits = (1, size + 3), (size + 1, size + 3)
+    for by_rows, combo, union in _base_sets(cands, BIT[digit], size, *limits):
+        fishes = _finned_fish_for_base(cands, digit, by_rows, combo, size, union)
+        if not fishes:
+            continue
+        base = tuple(line if by_rows else 9 + line for line, _ in combo)
+        cross = 9 if by_rows else 0
+        for tech, covers, elims, body, fins in fishes:
+            found.append(
+                Step(
+                    tech,
+                    eliminations=elims,
+                    cells=body,
+                    houses=base + tuple(cross + i for i in covers),
+                    digits=(digit,),
+                    extra=fins,
+                )
+            )
+        # Siamese: two fish on the same base with different eliminations, one step
+        # (HoDoKu's library codes 03111, 03121, 03211, 03221).
+        for i, first in enumerate(fishes):
+            for second in fishes[i + 1 :]:
+                if first[2][0] == second[2][0]:
                     continue
-                fishes = _finned_fish_for_base(cands, digit, by_rows, combo, size, union)
-                if not fishes:
-                    continue
-                base = tuple(line if by_rows else 9 + line for line, _ in combo)
-                cross = 9 if by_rows else 0
-                for tech, covers, elims, body, fins in fishes:
-                    yield Step(
-                        tech,
-                        eliminations=elims,
-                        cells=body,
-                        houses=base + tuple(cross + i for i in covers),
+                found.append(
+                    Step(
+                        first[0],
+                        eliminations=tuple(sorted(set(first[2]) | set(second[2]))),
+                        cells=tuple(sorted(set(first[3]) & set(second[3]))),
+                        houses=base
+                        + tuple(cross + c for c in first[1])
+                        + tuple(cross + c for c in second[1]),
                         digits=(digit,),
-                        extra=fins,
+                        extra=tuple(sorted(set(first[4]) | set(second[4]))),
                     )
-                # Siamese: two fish on the same base with different eliminations, one step
-                # (HoDoKu's library codes 03111, 03121, 03211, 03221).
-                for i, first in enumerate(fishes):
-                    for second in fishes[i + 1 :]:
-                        if first[2][0] == second[2][0]:
-                            continue
-                        yield Step(
-                            first[0],
-                            eliminations=tuple(sorted(set(first[2]) | set(second[2]))),
-                            cells=tuple(sorted(set(first[3]) & set(second[3]))),
-                            houses=base
-                            + tuple(cross + c for c in first[1])
-                            + tuple(cross + c for c in second[1]),
-                            digits=(digit,),
-                            extra=tuple(sorted(set(first[4]) | set(second[4]))),
-                        )
+                )
+    return found
 
 
 def find_finned_fish(size: int, sashimi: bool) -> Finder:
@@ -255,15 +269,14 @@ def find_finned_fish(size: int, sashimi: bool) -> Finder:
     wanted = (SASHIMI_IDS if sashimi else FINNED_IDS)[size]
 
     def find(grid: Grid) -> Iterator[Step]:
-        return (s for s in _finned_cached(grid, size) if s.technique == wanted)
+        # the finned and the sashimi finder of one size share one search per digit
+        patterns = digit_patterns(grid)
+        for digit in range(1, 10):
+            for step in _finned_on_digit(grid, digit, patterns[digit], size):
+                if step.technique == wanted:
+                    yield step
 
     return find
-
-
-@last_state
-def _finned_cached(grid: Grid, size: int) -> list[Step]:
-    """The finned and the sashimi finder of one size share one search per state."""
-    return list(_finned(grid, size))
 
 
 def describe_finned_fish(step: Step) -> str:

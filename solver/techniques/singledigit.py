@@ -22,6 +22,7 @@ from ..grid import (
     house_name,
 )
 from ..steps import Step, eliminations_text
+from .statecache import by_digit_pattern, digit_patterns
 
 StrongLink = tuple[int, int, int]  # (cell_a, cell_b, house)
 
@@ -38,16 +39,6 @@ def strong_links(grid: Grid, digit: int) -> list[StrongLink]:
     return links
 
 
-def _digit_bits(grid: Grid, digit: int) -> int:
-    bit = BIT[digit]
-    cands = grid.candidates
-    bits = 0
-    for c in range(81):
-        if cands[c] & bit:
-            bits |= 1 << c
-    return bits
-
-
 def _sees(a: int, b: int) -> bool:
     return bool(PEER_BITS[a] >> b & 1)
 
@@ -58,45 +49,52 @@ def _two_link_patterns(grid: Grid, kind: str) -> Iterator[Step]:
     ``kind`` picks which pattern to report: ``skyscraper`` (two parallel lines whose
     bases share a line), ``kite`` (a row and a column joined in a box), ``turbot`` (any).
     """
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        digit_bits = _digit_bits(grid, digit)
-        links = strong_links(grid, digit)
-        seen: set[tuple[int, int, frozenset[tuple[int, int]]]] = set()
-        for i, (a1, b1, h1) in enumerate(links):
-            for a2, b2, h2 in links[i + 1 :]:
-                if h1 == h2:
-                    continue
-                if kind == "skyscraper" and not (
-                    (h1 < 9 and h2 < 9) or (9 <= h1 < 18 and 9 <= h2 < 18)
-                ):
-                    continue
-                if kind == "kite" and not ((h1 < 9 and 9 <= h2 < 18) or (9 <= h1 < 18 and h2 < 9)):
-                    continue
-                for base1, tip1 in ((a1, b1), (b1, a1)):
-                    for base2, tip2 in ((a2, b2), (b2, a2)):
-                        if len({base1, tip1, base2, tip2}) < 4:
+        yield from _two_links_on_digit(grid, digit, patterns[digit], kind)
+
+
+@by_digit_pattern
+def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int, kind: str) -> list[Step]:
+    found: list[Step] = []
+    links = strong_links(grid, digit)
+    seen: set[tuple[int, int, frozenset[tuple[int, int]]]] = set()
+    for i, (a1, b1, h1) in enumerate(links):
+        for a2, b2, h2 in links[i + 1 :]:
+            if h1 == h2:
+                continue
+            if kind == "skyscraper" and not (
+                (h1 < 9 and h2 < 9) or (9 <= h1 < 18 and 9 <= h2 < 18)
+            ):
+                continue
+            if kind == "kite" and not ((h1 < 9 and 9 <= h2 < 18) or (9 <= h1 < 18 and h2 < 9)):
+                continue
+            for base1, tip1 in ((a1, b1), (b1, a1)):
+                for base2, tip2 in ((a2, b2), (b2, a2)):
+                    if len({base1, tip1, base2, tip2}) < 4:
+                        continue
+                    if not _sees(base1, base2):
+                        continue
+                    if kind == "skyscraper":
+                        # bases share a line crossing both parallel lines; tips don't
+                        line = COL_OF if h1 < 9 else ROW_OF
+                        if line[base1] != line[base2] or line[tip1] == line[tip2]:
                             continue
-                        if not _sees(base1, base2):
-                            continue
-                        if kind == "skyscraper":
-                            # bases share a line crossing both parallel lines; tips don't
-                            line = COL_OF if h1 < 9 else ROW_OF
-                            if line[base1] != line[base2] or line[tip1] == line[tip2]:
-                                continue
-                        if kind == "kite" and (
-                            BOX_OF[base1] != BOX_OF[base2] or BOX_OF[tip1] == BOX_OF[tip2]
-                        ):
-                            continue
-                        targets = PEER_BITS[tip1] & PEER_BITS[tip2] & digit_bits
-                        targets &= ~((1 << base1) | (1 << base2))
-                        if not targets:
-                            continue
-                        elims = tuple((c, digit) for c in cells_of_bits(targets))
-                        key = (digit, min(tip1, tip2), frozenset(elims))
-                        if key in seen:
-                            continue
-                        seen.add(key)
-                        yield Step(
+                    if kind == "kite" and (
+                        BOX_OF[base1] != BOX_OF[base2] or BOX_OF[tip1] == BOX_OF[tip2]
+                    ):
+                        continue
+                    targets = PEER_BITS[tip1] & PEER_BITS[tip2] & digit_bits
+                    targets &= ~((1 << base1) | (1 << base2))
+                    if not targets:
+                        continue
+                    elims = tuple((c, digit) for c in cells_of_bits(targets))
+                    key = (digit, min(tip1, tip2), frozenset(elims))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    found.append(
+                        Step(
                             {"skyscraper": "skyscraper", "kite": "two-string-kite"}.get(
                                 kind, "turbot-fish"
                             ),
@@ -105,6 +103,8 @@ def _two_link_patterns(grid: Grid, kind: str) -> Iterator[Step]:
                             houses=(h1, h2),
                             digits=(digit,),
                         )
+                    )
+    return found
 
 
 def find_skyscraper(grid: Grid) -> Iterator[Step]:
@@ -145,39 +145,47 @@ def find_empty_rectangle(grid: Grid) -> Iterator[Step]:
     Evidence: ``cells`` the box's candidates, ``houses=(box, link house)``,
     ``extra=(near end, far end)``.
     """
-    cands = grid.candidates
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        bit = BIT[digit]
-        links = strong_links(grid, digit)
-        for b in range(9):
-            box_cells = [c for c in BOXES[b] if cands[c] & bit]
-            if len(box_cells) < 2:
-                continue
-            rows = {ROW_OF[c] for c in box_cells}
-            cols = {COL_OF[c] for c in box_cells}
-            if len(rows) == 1 or len(cols) == 1:
-                continue  # all on one line: locked candidates, not an empty rectangle
-            box_rows = [ROW_OF[BOXES[b][0]] + i for i in range(3)]
-            box_cols = [COL_OF[BOXES[b][0]] + i for i in range(3)]
-            for r in box_rows:
-                for c in box_cols:
-                    if not all(ROW_OF[x] == r or COL_OF[x] == c for x in box_cells):
+        yield from _empty_rectangle_on_digit(grid, digit, patterns[digit])
+
+
+@by_digit_pattern
+def _empty_rectangle_on_digit(grid: Grid, digit: int, bits: int) -> list[Step]:
+    cands = grid.candidates
+    found: list[Step] = []
+    bit = BIT[digit]
+    links = strong_links(grid, digit)
+    for b in range(9):
+        box_cells = [c for c in BOXES[b] if cands[c] & bit]
+        if len(box_cells) < 2:
+            continue
+        rows = {ROW_OF[c] for c in box_cells}
+        cols = {COL_OF[c] for c in box_cells}
+        if len(rows) == 1 or len(cols) == 1:
+            continue  # all on one line: locked candidates, not an empty rectangle
+        box_rows = [ROW_OF[BOXES[b][0]] + i for i in range(3)]
+        box_cols = [COL_OF[BOXES[b][0]] + i for i in range(3)]
+        for r in box_rows:
+            for c in box_cols:
+                if not all(ROW_OF[x] == r or COL_OF[x] == c for x in box_cells):
+                    continue
+                for a, z, h in links:
+                    if BOX_OF[a] == b or BOX_OF[z] == b or h >= 18:
                         continue
-                    for a, z, h in links:
-                        if BOX_OF[a] == b or BOX_OF[z] == b or h >= 18:
-                            continue
-                        for near, far in ((a, z), (z, a)):
-                            if 9 <= h < 18:  # column link: near end on the cross's row
-                                if ROW_OF[near] != r or COL_OF[near] in box_cols:
-                                    continue
-                                target = ROW_OF[far] * 9 + c
-                            else:  # row link: near end on the cross's column
-                                if COL_OF[near] != c or ROW_OF[near] in box_rows:
-                                    continue
-                                target = r * 9 + COL_OF[far]
-                            if BOX_OF[target] == b or not cands[target] & bit:
+                    for near, far in ((a, z), (z, a)):
+                        if 9 <= h < 18:  # column link: near end on the cross's row
+                            if ROW_OF[near] != r or COL_OF[near] in box_cols:
                                 continue
-                            yield Step(
+                            target = ROW_OF[far] * 9 + c
+                        else:  # row link: near end on the cross's column
+                            if COL_OF[near] != c or ROW_OF[near] in box_rows:
+                                continue
+                            target = r * 9 + COL_OF[far]
+                        if BOX_OF[target] == b or not cands[target] & bit:
+                            continue
+                        found.append(
+                            Step(
                                 "empty-rectangle",
                                 eliminations=((target, digit),),
                                 cells=tuple(box_cells),
@@ -185,6 +193,8 @@ def find_empty_rectangle(grid: Grid) -> Iterator[Step]:
                                 digits=(digit,),
                                 extra=(near, far),
                             )
+                        )
+    return found
 
 
 def describe_empty_rectangle(step: Step) -> str:
@@ -251,29 +261,40 @@ def _simple_colours(grid: Grid) -> Iterator[Step]:
 
     Evidence: ``cells`` the colour-0 cells, ``extra`` the colour-1 cells.
     """
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        digit_bits = _digit_bits(grid, digit)
-        for side0, side1 in _clusters(grid, digit):
-            if side0.bit_count() + side1.bit_count() < 4:
-                continue
-            for false_side in (side0, side1):
-                if _colour_wrap(false_side):
-                    yield Step(
+        yield from _simple_colours_on_digit(grid, digit, patterns[digit])
+
+
+@by_digit_pattern
+def _simple_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
+    found: list[Step] = []
+    for side0, side1 in _clusters(grid, digit):
+        if side0.bit_count() + side1.bit_count() < 4:
+            continue
+        for false_side in (side0, side1):
+            if _colour_wrap(false_side):
+                found.append(
+                    Step(
                         "simple-colours-wrap",
                         eliminations=tuple((c, digit) for c in cells_of_bits(false_side)),
                         cells=tuple(cells_of_bits(side0)),
                         digits=(digit,),
                         extra=tuple(cells_of_bits(side1)),
                     )
-            trap = _seen_by_any(side0) & _seen_by_any(side1) & digit_bits & ~(side0 | side1)
-            if trap:
-                yield Step(
+                )
+        trap = _seen_by_any(side0) & _seen_by_any(side1) & digit_bits & ~(side0 | side1)
+        if trap:
+            found.append(
+                Step(
                     "simple-colours-trap",
                     eliminations=tuple((c, digit) for c in cells_of_bits(trap)),
                     cells=tuple(cells_of_bits(side0)),
                     digits=(digit,),
                     extra=tuple(cells_of_bits(side1)),
                 )
+            )
+    return found
 
 
 def describe_simple_colours(step: Step) -> str:
@@ -307,7 +328,8 @@ def _box_pairing(r0: int, r1: int, c0: int, c1: int) -> tuple[int, int, int, int
 Kite = tuple[int, int, int, int, int, int, int, int]
 
 
-def _kites(grid: Grid, digit: int) -> list[Kite]:
+@by_digit_pattern
+def _kites(grid: Grid, digit: int, bits: int) -> list[Kite]:
     """HoDoKu's 2-String Kites of ``digit``: ``(box_row_end, box_col_end, row_tip, col_tip,
     target, row_house, col_house, digit)``; the target is where the tips' lines cross."""
     bit = BIT[digit]
@@ -341,7 +363,8 @@ def find_dual_two_string_kite(grid: Grid) -> Iterator[Step]:
     Evidence: ``cells=(row_tip1, col_tip1, row_tip2, col_tip2)``, ``extra`` the two box
     cells, ``houses`` the four strong-link lines, ``digits`` the two kites' digits.
     """
-    kites = [k for digit in range(1, 10) for k in _kites(grid, digit)]
+    patterns = digit_patterns(grid)
+    kites = [k for digit in range(1, 10) for k in _kites(grid, digit, patterns[digit])]
     for i, k1 in enumerate(kites):
         for k2 in kites[i + 1 :]:
             if {k1[0], k1[1]} != {k2[0], k2[1]} or (k1[4], k1[7]) == (k2[4], k2[7]):
@@ -369,7 +392,8 @@ def describe_dual_two_string_kite(step: Step) -> str:
     )
 
 
-def _empty_rectangles(grid: Grid, digit: int) -> list[tuple[int, int, int, int, int]]:
+@by_digit_pattern
+def _empty_rectangles(grid: Grid, digit: int, bits: int) -> list[tuple[int, int, int, int, int]]:
     """HoDoKu's Empty Rectangles of ``digit`` (two-candidate boxes allowed): ``(box, near,
     far, link house, target)`` for each conjugate pair whose far end's line crosses the
     ER's other line at a candidate outside the box."""
@@ -422,8 +446,9 @@ def find_dual_empty_rectangle(grid: Grid) -> Iterator[Step]:
     ``extra=(near1, far1, near2, far2)``.
     """
     bit_cells = grid.candidates
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        ers = _empty_rectangles(grid, digit)
+        ers = _empty_rectangles(grid, digit, patterns[digit])
         for i, e1 in enumerate(ers):
             for e2 in ers[i + 1 :]:
                 if e1[0] != e2[0] or e1[4] == e2[4]:
@@ -468,25 +493,32 @@ def _multi_colours(grid: Grid) -> Iterator[Step]:
     Evidence: ``cells`` the first cluster's cells, ``extra`` the second's, ``chain`` the
     four colours as nodes ``(cells, digit, on)``: A (on), B (off), C (on), D (off).
     """
+    patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        digit_bits = _digit_bits(grid, digit)
-        clusters = _clusters(grid, digit)
-        for i, (a1, a2) in enumerate(clusters):
-            for j, (b1, b2) in enumerate(clusters):
-                if i == j:
-                    continue
-                false_cells = 0
-                for own in (a1, a2):
-                    if _sees_any(own, b1) and _sees_any(own, b2):
-                        false_cells |= own
-                trap = 0
-                for own, own_opp in ((a1, a2), (a2, a1)):
-                    for other, other_opp in ((b1, b2), (b2, b1)):
-                        if _sees_any(own, other):
-                            trap |= _seen_by_any(own_opp) & _seen_by_any(other_opp) & digit_bits
-                for tech, bits in (("multi-colours-2", false_cells), ("multi-colours-1", trap)):
-                    if bits:
-                        yield Step(
+        yield from _multi_colours_on_digit(grid, digit, patterns[digit])
+
+
+@by_digit_pattern
+def _multi_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
+    found: list[Step] = []
+    clusters = _clusters(grid, digit)
+    for i, (a1, a2) in enumerate(clusters):
+        for j, (b1, b2) in enumerate(clusters):
+            if i == j:
+                continue
+            false_cells = 0
+            for own in (a1, a2):
+                if _sees_any(own, b1) and _sees_any(own, b2):
+                    false_cells |= own
+            trap = 0
+            for own, own_opp in ((a1, a2), (a2, a1)):
+                for other, other_opp in ((b1, b2), (b2, b1)):
+                    if _sees_any(own, other):
+                        trap |= _seen_by_any(own_opp) & _seen_by_any(other_opp) & digit_bits
+            for tech, bits in (("multi-colours-2", false_cells), ("multi-colours-1", trap)):
+                if bits:
+                    found.append(
+                        Step(
                             tech,
                             eliminations=tuple((c, digit) for c in cells_of_bits(bits)),
                             cells=tuple(sorted(cells_of_bits(a1 | a2))),
@@ -494,9 +526,16 @@ def _multi_colours(grid: Grid) -> Iterator[Step]:
                             extra=tuple(sorted(cells_of_bits(b1 | b2))),
                             chain=tuple(
                                 (tuple(cells_of_bits(bits_)), digit, on)
-                                for bits_, on in ((a1, True), (a2, False), (b1, True), (b2, False))
+                                for bits_, on in (
+                                    (a1, True),
+                                    (a2, False),
+                                    (b1, True),
+                                    (b2, False),
+                                )
                             ),
                         )
+                    )
+    return found
 
 
 def find_multi_colours_1(grid: Grid) -> Iterator[Step]:

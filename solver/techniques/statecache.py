@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from functools import wraps
 from typing import TypeVar
 
-from ..grid import Grid
+from ..grid import DIGITS_IN, Grid
 
 T = TypeVar("T")
 
@@ -31,5 +31,55 @@ def last_state(compute: Callable[..., T]) -> Callable[..., T]:
         result = compute(grid, *args)
         last[args] = (key, result)
         return result
+
+    return cached
+
+
+# Per digit (index 1..9) the 81-bit set of cells holding it as a candidate, for the last
+# candidate state seen: one pass over the grid serves every single-digit finder of a step.
+_patterns_of: list[tuple[tuple[int, ...], list[int]]] = []
+
+
+def digit_patterns(grid: Grid) -> list[int]:
+    """``patterns[d]``: the cells where digit ``d`` is still a candidate, as 81-bit sets
+    (index 0 unused)."""
+    key = tuple(grid.candidates)
+    if _patterns_of and _patterns_of[0][0] == key:
+        return _patterns_of[0][1]
+    patterns = [0] * 10
+    for cell, mask in enumerate(key):
+        if mask:
+            bit = 1 << cell
+            for digit in DIGITS_IN[mask]:
+                patterns[digit] |= bit
+    _patterns_of[:] = [(key, patterns)]
+    return patterns
+
+
+# Bound on each per-digit memo; a solve visits a few hundred patterns per digit at most,
+# so clearing when full costs nothing while keeping a long batch from growing memory.
+MEMO_LIMIT = 4096
+
+
+def by_digit_pattern(compute: Callable[..., T]) -> Callable[..., T]:
+    """Memoise ``compute(grid, digit, bits, *args)`` on ``(digit, bits, args)``, where
+    ``bits`` is the digit's candidate cells (:func:`digit_patterns`).
+
+    For the single-digit techniques (fish, strong-link patterns, colouring, X-Chains) the
+    instances on a digit depend on nothing else, and a step usually changes a digit or
+    two: the others' results are reused instead of searched again after every step.
+    ``compute`` must read nothing of the grid but that digit's candidates.
+    """
+    memo: dict[tuple[Hashable, ...], T] = {}
+
+    @wraps(compute)
+    def cached(grid: Grid, digit: int, bits: int, *args: Hashable) -> T:
+        key = (digit, bits, *args)
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            hit = memo[key] = compute(grid, digit, bits, *args)
+        return hit
 
     return cached
