@@ -1,7 +1,7 @@
 """Rating benchmark: our SER-like number and score against Sudoku Explainer's own ratings.
 
 Usage: ``python benchmarks/bench_rating.py [--data ../shared/data/puzzles] [--limit N]
-[--qqwing N]``.
+[--qqwing N] [--jobs N]``.
 
 Rates the SE-rated puzzles of ``sets/hardest-database-110626-ser.csv`` (column ``ER``, 269
 of its rows) and prints markdown tables: how many our logic solves, and Spearman's rank
@@ -15,6 +15,7 @@ puzzles each) against our SER and score, with Spearman against the level's rank.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
@@ -44,32 +45,36 @@ def load_se_rated(path: Path, limit: int | None = None) -> list[tuple[str, float
     return out
 
 
-def rate_all(puzzles: list[str]) -> list[dict[str, float]]:
-    """Solve each puzzle: our SER, score, whether solved, and the time taken."""
-    rows = []
-    for text in puzzles:
-        start = time.perf_counter()
-        result = solve(parse_puzzle(text))
-        elapsed = time.perf_counter() - start
-        d = result.difficulty
-        rows.append(
-            {
-                "ser": d.ser,
-                "score": float(d.score),
-                "solved": float(result.status == SOLVED),
-                "seconds": elapsed,
-            }
-        )
-    return rows
+def rate_one(text: str) -> dict[str, float]:
+    """Solve one puzzle: our SER, score, whether solved (with or without trial), the time."""
+    start = time.perf_counter()
+    result = solve(parse_puzzle(text))
+    elapsed = time.perf_counter() - start
+    d = result.difficulty
+    return {
+        "ser": d.ser,
+        "score": float(d.score),
+        "solved": float(result.status == SOLVED),
+        "trial": float(any(s.technique == "trial" for s in result.steps)),
+        "seconds": elapsed,
+    }
+
+
+def rate_all(puzzles: list[str], jobs: int = 1) -> list[dict[str, float]]:
+    """:func:`rate_one` for each puzzle, in order, on ``jobs`` processes."""
+    if jobs <= 1:
+        return [rate_one(text) for text in puzzles]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        return list(pool.imap(rate_one, puzzles, chunksize=1))
 
 
 def _fmt(r: float) -> str:
     return "n/a" if r != r else f"{r:+.3f}"  # NaN when a side is constant
 
 
-def se_table(data: Path, limit: int | None) -> None:
+def se_table(data: Path, limit: int | None, jobs: int) -> None:
     rated = load_se_rated(data / SE_CSV, limit)
-    rows = rate_all([p for p, _ in rated])
+    rows = rate_all([p for p, _ in rated], jobs)
     er = [e for _, e in rated]
     solved = [i for i, r in enumerate(rows) if r["solved"]]
     print(f"SE-rated puzzles: {len(rated)} ({SE_CSV}), ER {min(er):.1f}-{max(er):.1f}\n")
@@ -88,13 +93,14 @@ def se_table(data: Path, limit: int | None) -> None:
             f"{_fmt(spearman(s, e))} | {_fmt(spearman(sc, e))} |"
         )
     times = [r["seconds"] for r in rows]
+    no_trial = sum(1 for i in solved if not rows[i]["trial"])
     print(
-        f"\nSolved by logic: {len(solved)}/{len(rows)}; time per puzzle: median "
+        f"\nSolved: {len(solved)}/{len(rows)}, {no_trial} without trial; time per puzzle: median "
         f"{statistics.median(times) * 1e3:.0f} ms, mean {statistics.fmean(times) * 1e3:.0f} ms\n"
     )
 
 
-def qqwing_table(data: Path, n: int) -> None:
+def qqwing_table(data: Path, n: int, jobs: int) -> None:
     levels: list[float] = []
     sers: list[float] = []
     scores: list[float] = []
@@ -102,7 +108,7 @@ def qqwing_table(data: Path, n: int) -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for rank, name in enumerate(QQWING):
         texts = [t for _, t in read_puzzle_file(data / f"sets/qqwing_{name}.sdm")][:n]
-        rows = rate_all(texts)
+        rows = rate_all(texts, jobs)
         s = [r["ser"] for r in rows]
         levels += [float(rank)] * len(rows)
         sers += s
@@ -123,11 +129,12 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "puzzles")
     ap.add_argument("--limit", type=int, default=None, help="at most N SE-rated puzzles")
     ap.add_argument("--qqwing", type=int, default=50, help="puzzles per QQWing level (0: skip)")
+    ap.add_argument("--jobs", type=int, default=1, help="solve on N processes (default 1)")
     args = ap.parse_args()
     print(f"Rating benchmark ({time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]})\n")
-    se_table(args.data, args.limit)
+    se_table(args.data, args.limit, args.jobs)
     if args.qqwing:
-        qqwing_table(args.data, args.qqwing)
+        qqwing_table(args.data, args.qqwing, args.jobs)
 
 
 if __name__ == "__main__":
