@@ -86,6 +86,12 @@ class _Outcome:
     off_bits: int = 0  # candidate indices found false
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
     refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
+    stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
+
+    def stage(self, fact: int) -> int:
+        """The first yield at which ``fact`` was known (``len(stops)``: the final one)."""
+        order = self.reason[fact][0]
+        return next((i for i, n in enumerate(self.stops) if order < n), len(self.stops))
 
 
 class _Propagator:
@@ -173,6 +179,7 @@ class _Propagator:
             while queue and not clash:
                 if len(reason) > BUDGETS[level]:
                     out.truncated = True
+                    out.stops.append(len(reason))
                     yield out
                     level += 1
                 f = queue.popleft()
@@ -338,24 +345,56 @@ def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
     return out
 
 
+# The outcomes of every premise followed to its end, for the last state searched in vain
+# for contradictions (per kind: chain, net). The verity finder of the same kind, next in
+# the solve order, follows exactly those premises and reads them from here.
+_FINAL: dict[bool, tuple[tuple[int, ...], dict[tuple[int, int, bool], _Outcome]]] = {}
+
+
+def _state_key(grid: Grid) -> tuple[int, ...]:
+    return (*grid.values, *grid.candidates)
+
+
 def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
-    runs = [prop.follow(*p) for p in _premises(grid, both=not net)]
+    premises = _premises(grid, both=not net)
+    runs = [(p, prop.follow(*p)) for p in premises]
+    final: dict[tuple[int, int, bool], _Outcome] = {}
     while runs:
         found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
         left = []
-        for k, run in enumerate(runs):
+        for k, (premise, run) in enumerate(runs):
             out = next(run)
             if out.clash is not None:
                 branches = _branches_of_clash(out, net)
                 found.append((sum(map(len, branches)), k, out, branches))
             elif out.truncated:
-                left.append(run)
+                left.append((premise, run))
+            else:
+                final[premise] = out
         runs = left
         found.sort(key=lambda t: t[:2])
         for _size, _k, out, branches in found:
             yield _contradiction_step(technique, out, branches)
+    if len(final) == len(premises):  # no clash anywhere: every outcome is complete
+        _FINAL[net] = (_state_key(grid), final)
+
+
+def _final_outcomes(
+    grid: Grid, net: bool, premises: Sequence[tuple[int, int, bool]]
+) -> dict[tuple[int, int, bool], _Outcome]:
+    """Every premise followed to its end (clash or fixpoint)."""
+    cached = _FINAL.get(net)
+    if cached is not None and cached[0] == _state_key(grid):
+        outcomes = cached[1]
+        if all(p in outcomes for p in premises):
+            return outcomes
+    prop = _Propagator(grid, net)
+    outcomes = {}
+    for p in premises:
+        *_, outcomes[p] = prop.follow(*p)
+    return outcomes
 
 
 def _contradiction_step(technique: str, out: _Outcome, branches: list[list[int]]) -> Step:
@@ -398,68 +437,58 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
         for c in range(81):
             for d in DIGITS_IN[cands[c]]:
                 groups.append(([(c, d, True), (c, d, False)], (c,), (d,), ()))
-    prop = _Propagator(grid, net)
-    runs: dict[tuple[int, int, bool], Iterator[_Outcome]] = {}
-    outcomes: dict[tuple[int, int, bool], _Outcome] = {}
-    seen: set[int] = set()
     premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
-    more = True
-    while more:
-        # Every run moves on to its next budget; finished ones keep their outcome.
-        for p in premises_all:
-            if p not in runs:
-                runs[p] = prop.follow(*p)
-            if p not in outcomes or outcomes[p].truncated:
-                outcomes[p] = next(runs[p])
-        found: list[
-            tuple[
-                int,
-                int,
-                int,
-                int,
-                list[_Outcome],
-                tuple[int, ...],
-                tuple[int, ...],
-                tuple[int, ...],
-            ]
-        ] = []
-        more = False
-        for k, (premises, cells, digits, houses) in enumerate(groups):
-            outs = [outcomes[p] for p in premises]
-            # A branch that clashes is a contradiction step, found first; a verity needs all.
-            if any(o.clash is not None for o in outs):
-                continue
-            more = more or any(o.truncated for o in outs)
-            on_all = off_all = (1 << 729) - 1
-            for o in outs:
-                on_all &= o.on_bits
-                off_all &= o.off_bits
-            for bits, on in ((on_all, True), (off_all, False)):
-                while bits:
-                    low = bits & -bits
-                    bits ^= low
-                    f = ((low.bit_length() - 1) << 1) | on
-                    if f in seen:
-                        continue
-                    # How far into each branch the conclusion comes: short proofs first.
-                    size = sum(o.reason[f][0] for o in outs)
-                    found.append((size, 0 if on else 1, k, f, outs, cells, digits, houses))
-        found.sort(key=lambda t: t[:4])
-        for _size, _kind, _k, f, outs, cells, digits, houses in found:
-            if f in seen:
-                continue
-            seen.add(f)
-            i = f >> 1
-            c, d = i // 9, i % 9 + 1
-            yield _step(
-                technique,
-                [_ancestors(o, (f,)) for o in outs],
-                placements=((c, d),) if f & 1 else (),
-                eliminations=() if f & 1 else ((c, d),),
-                cells=cells,
-                digits=digits,
-                houses=houses,
-            )
+    outcomes = _final_outcomes(grid, net, premises_all)
+    found: list[
+        tuple[
+            int,
+            int,
+            int,
+            int,
+            int,
+            list[_Outcome],
+            tuple[int, ...],
+            tuple[int, ...],
+            tuple[int, ...],
+        ]
+    ] = []
+    for k, (premises, cells, digits, houses) in enumerate(groups):
+        outs = [outcomes[p] for p in premises]
+        # A branch that clashes is a contradiction step, found first; a verity needs all.
+        if any(o.clash is not None for o in outs):
+            continue
+        on_all = off_all = (1 << 729) - 1
+        for o in outs:
+            on_all &= o.on_bits
+            off_all &= o.off_bits
+        for bits, on in ((on_all, True), (off_all, False)):
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                f = ((low.bit_length() - 1) << 1) | on
+                # Short proofs first: those known within a small budget of facts in every
+                # branch (as the contradiction search stages them), then by how far into
+                # each branch the conclusion comes.
+                stage = max(o.stage(f) for o in outs)
+                size = sum(o.reason[f][0] for o in outs)
+                found.append((stage, size, 0 if on else 1, k, f, outs, cells, digits, houses))
+    found.sort(key=lambda t: t[:5])
+    seen: set[int] = set()
+    for _stage, _size, _kind, _k, f, outs, cells, digits, houses in found:
+        if f in seen:
+            continue
+        seen.add(f)
+        i = f >> 1
+        c, d = i // 9, i % 9 + 1
+        yield _step(
+            technique,
+            [_ancestors(o, (f,)) for o in outs],
+            placements=((c, d),) if f & 1 else (),
+            eliminations=() if f & 1 else ((c, d),),
+            cells=cells,
+            digits=digits,
+            houses=houses,
+        )
 
 
 def find_forcing_chain_contradiction(grid: Grid) -> Iterator[Step]:
