@@ -107,6 +107,8 @@ SER_TABLE: dict[str, SerEntry] = {
     "finned-franken-x-wing": SerEntry(3.6, False, _EST + ": Franken X-Wing + 0.2"),
     "franken-swordfish": SerEntry(4.0, False, _EST + ": swordfish + 0.2"),
     "finned-franken-swordfish": SerEntry(4.2, False, _EST + ": Franken swordfish + 0.2"),
+    "franken-jellyfish": SerEntry(5.4, False, _EST + ": jellyfish + 0.2"),
+    "finned-franken-jellyfish": SerEntry(5.6, False, _EST + ": Franken jellyfish + 0.2"),
     "sashimi-jellyfish": SerEntry(5.5, False, _EST + ": jellyfish + 0.3"),
     # wings
     "xy-wing": SerEntry(4.2, False, _SE),

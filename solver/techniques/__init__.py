@@ -258,6 +258,12 @@ _REGISTRY: list[Technique] = [
     Technique("finned-franken-swordfish", "Finned Franken Swordfish", "fFSF", "fish",
               ("0341", "03411"), 410, "unfair", find_franken_fish(3, finned=True),
               describe_franken_fish),
+    Technique("franken-jellyfish", "Franken Jellyfish", "FJF", "fish", ("0332",), 370,
+              "unfair", find_franken_fish(4, finned=False), describe_franken_fish,
+              default=False),
+    Technique("finned-franken-jellyfish", "Finned Franken Jellyfish", "fFJF", "fish",
+              ("0342", "03421"), 430, "unfair", find_franken_fish(4, finned=True),
+              describe_franken_fish, default=False),
     # registry: last resort
     Technique("forcing-chain-contradiction", "Forcing Chain Contradiction", "FCC",
               "last-resort", ("1301",), 500, "extreme", find_forcing_chain_contradiction,
