@@ -446,6 +446,11 @@ def find_franken_fish(size: int, finned: bool) -> Finder:
 
 def describe_franken_fish(step: Step) -> str:
     size = _SIZE_OF[step.technique]
+    return describe_fish_text(step, size, f"Franken {_NAMES[size]}")
+
+
+def describe_fish_text(step: Step, size: int, kind: str) -> str:
+    """The text of a Franken or Mutant fish step; ``kind`` names it (``Franken X-Wing``)."""
     d = step.digits[0]
     base = ", ".join(house_name(h) for h in step.houses[:size])
     covers = step.houses[size:]
@@ -456,7 +461,7 @@ def describe_franken_fish(step: Step) -> str:
     name = ("Siamese " if siamese else "") + (
         "Finned " if step.technique.startswith("finned") else ""
     )
-    name += f"Franken {_NAMES[size]}"
+    name += kind
     elims = eliminations_text(step.eliminations)
     if not step.extra:
         return (
