@@ -80,54 +80,94 @@ _DIGIT_CACHE_SIZE = 4096
 
 
 def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
-    """Every (finned) Mutant fish of one size on one digit's candidates."""
-    max_fins = MAX_FINS[size]
-    unit_bits = [HOUSE_BITS[h] & digit_bits for h in range(27)]
+    """Every (finned) Mutant fish of one size on one digit's candidates, by base set."""
+    unit_bits = tuple(HOUSE_BITS[h] & digit_bits for h in range(27))
+    found: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, int]]] = {}
+    _search(digit_bits, size, unit_bits, 0, found)  # finless fish
+    cells = digit_bits
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        # fish with fins, all of them seeing a target: the target's peers may be fins
+        _search(digit_bits, size, unit_bits, low, found)
+    for base in sorted(found):
+        yield from _with_siamese(size, base, found[base], unit_bits)
+
+
+def _search(
+    digit_bits: int,
+    size: int,
+    unit_bits: tuple[int, ...],
+    target: int,
+    found: dict[tuple[int, ...], dict[tuple[int, ...], tuple[int, int]]],
+) -> None:
+    """Fish whose fins are all peers of ``target`` (a one-cell set; 0: finless fish).
+
+    Base cells that are neither the target nor its peers (the "hard" cells) must be
+    covered, by houses that do not hold the target; so they need at most ``size - 1``
+    covers (``size - 2`` when the target is a base cell, a cannibal to be), which cuts the
+    base sets far harder than any fin allowance would. Then houses that cover more base
+    cells complete the cover set, and fish with too many fins are dropped.
+    """
+    max_fins = MAX_FINS[size] if target else 0
+    free = PEER_BITS[target.bit_length() - 1] & digit_bits if target else 0
+    soft = free | target
     units = [h for h in range(27) if unit_bits[h]]
     count = len(units)
     base: list[int] = []
 
-    def extend(start: int, base_bits: int, endo: int, base_mask: int) -> Iterator[_Found]:
+    def extend(start: int, base_bits: int, endo: int, base_mask: int) -> None:
         for i in range(start, count - (size - len(base)) + 1):
             house = units[i]
             bits = unit_bits[house]
             new_endo = endo | (base_bits & bits)
-            spare = max_fins - new_endo.bit_count()
-            if spare < 0 or new_endo.bit_count() > MAX_ENDO_FINS:
-                continue
+            if new_endo and (new_endo & ~free or new_endo.bit_count() > MAX_ENDO_FINS):
+                continue  # endo fins are fins: they must see the target
             new_bits = base_bits | bits
             new_mask = base_mask | 1 << house
-            if _independent(new_bits & ~new_endo, new_mask, size + spare) > size + spare:
-                continue  # more covers (or fins) needed than the fish may have
+            reserve = (2 if new_bits & target else 1) if target else 0
+            limit = size - reserve
+            if _independent(new_bits & ~soft, new_mask, limit) > limit:
+                continue  # the hard cells need more covers than the fish has left
             base.append(house)
-            if len(base) == size:
-                yield from _fish_on_base(
-                    digit_bits, size, tuple(base), new_bits, new_endo, new_mask, unit_bits
-                )
-            else:
-                yield from extend(i + 1, new_bits, new_endo, new_mask)
+            if len(base) < size:
+                extend(i + 1, new_bits, new_endo, new_mask)
+            elif _may_be_mutant(new_mask):
+                covers = found.setdefault(tuple(base), {})
+                _covers(digit_bits, size, unit_bits, new_bits, new_endo, new_mask, soft,
+                        reserve, max_fins, covers)  # fmt: skip
             base.pop()
 
-    return extend(0, 0, 0, 0)
+    extend(0, 0, 0, 0)
 
 
-def _fish_on_base(
+def _may_be_mutant(base_mask: int) -> bool:
+    """Rows alone (or columns alone) meet only columns and boxes: Franken at most."""
+    return bool(base_mask & ~0x1FF and base_mask & ~(0x1FF << 9))
+
+
+def _covers(
     digit_bits: int,
     size: int,
-    base: tuple[int, ...],
+    unit_bits: tuple[int, ...],
     base_bits: int,
     endo: int,
     base_mask: int,
-    unit_bits: list[int],
-) -> Iterator[_Found]:
-    """The Mutant fish on one base set, covers in lexicographic order, then Siamese pairs
-    (two fish on one base with different eliminations, shown as one step)."""
-    max_fins = MAX_FINS[size]
+    soft: int,
+    reserve: int,
+    max_fins: int,
+    found: dict[tuple[int, ...], tuple[int, int]],
+) -> None:
+    """Cover sets of one base: first the hard cells, by a depth-first choice of the house
+    (row, column or box not in the base) that covers the first one left; then houses that
+    cover more base cells, in index order, up to ``size``."""
     base_types = 0
-    for h in base:
-        base_types |= _TYPE_BIT[h]
-    found: dict[tuple[int, ...], tuple[int, int]] = {}  # covers -> (eliminations, fins)
+    for h in range(27):
+        if base_mask >> h & 1:
+            base_types |= _TYPE_BIT[h]
+    hard = base_bits & ~soft
     chosen: list[int] = []
+    fin_room = max_fins - endo.bit_count()
 
     def record(union: int, cannibal: int) -> None:
         covers = tuple(sorted(chosen))
@@ -138,49 +178,68 @@ def _fish_on_base(
             cover_types |= _TYPE_BIT[h]
         if not _is_mutant(base_types, cover_types):
             return
-        # the fins of these covers (a cell taken as a fin may have been covered later)
         fins = (base_bits & ~union) | endo
+        if fins.bit_count() > max_fins:
+            return
         targets = ((union & ~base_bits) | cannibal) & digit_bits & common_peers(fins)
         if targets:
             found[covers] = (targets, fins)
 
-    def dfs(union: int, fins: int, seen: int, cannibal: int) -> None:
-        # seen: digit cells that see every fin so far (all digit cells while finless)
-        remaining = base_bits & ~union & ~fins
-        if not remaining:
-            return  # covered by fewer houses: a smaller fish
+    def complete(union: int, cannibal: int, start: int, chosen_mask: int) -> None:
         left = size - len(chosen)
-        spare = max_fins - fins.bit_count()
-        if _independent(remaining, base_mask, left + spare) > left + spare:
+        if not left:
+            record(union, cannibal)
+            return
+        uncovered = base_bits & ~union
+        if _independent(uncovered & ~endo, base_mask, left + fin_room) > left + fin_room:
+            return  # more fins would stay than allowed
+        for house in range(start, 27):
+            bits = unit_bits[house]
+            if bits & uncovered and not (base_mask | chosen_mask) >> house & 1:
+                chosen.append(house)
+                complete(union | bits, cannibal | (union & bits), house + 1,
+                         chosen_mask | 1 << house)  # fmt: skip
+                chosen.pop()
+
+    def dfs(union: int, cannibal: int, chosen_mask: int) -> None:
+        remaining = hard & ~union
+        if not remaining:
+            complete(union, cannibal, 0, chosen_mask)
+            return
+        limit = size - len(chosen) - reserve
+        if _independent(remaining, base_mask, limit) > limit:
             return
         low = remaining & -remaining
-        cell = low.bit_length() - 1
-        for house in _HOUSES_OF[cell]:
+        for house in _HOUSES_OF[low.bit_length() - 1]:
             if base_mask >> house & 1:
                 continue  # a base house is no cover
             bits = unit_bits[house]
             chosen.append(house)
-            if left == 1:
-                missed = remaining & ~bits
-                if missed.bit_count() <= spare and seen & common_peers(missed):
-                    record(union | bits, cannibal | (union & bits))
-            else:
-                dfs(union | bits, fins, seen, cannibal | (union & bits))
+            dfs(union | bits, cannibal | (union & bits), chosen_mask | 1 << house)
             chosen.pop()
-        if spare:
-            sees = seen & PEER_BITS[cell]
-            if sees:
-                dfs(union, fins | low, sees, cannibal)
 
-    seen = digit_bits & common_peers(endo)
-    if seen:
-        dfs(0, endo, seen, 0)
-    fishes = sorted(found.items())
-    for covers, (targets, fins) in fishes:
+    dfs(0, 0, 0)
+
+
+def _with_siamese(
+    size: int,
+    base: tuple[int, ...],
+    fishes: dict[tuple[int, ...], tuple[int, int]],
+    unit_bits: tuple[int, ...],
+) -> Iterator[_Found]:
+    """The fish of one base, covers in lexicographic order, then Siamese pairs (two fish
+    of one kind on one base with different eliminations, shown as one step)."""
+    base_bits = 0
+    endo = 0
+    for h in base:
+        endo |= base_bits & unit_bits[h]
+        base_bits |= unit_bits[h]
+    ordered = sorted(fishes.items())
+    for covers, (targets, fins) in ordered:
         tech = (FINNED_MUTANT_IDS if fins else MUTANT_IDS)[size]
         yield (tech, base, covers, targets, base_bits, fins & ~endo, endo)
-    for i, (covers, (targets, fins)) in enumerate(fishes):
-        for other, (other_targets, other_fins) in fishes[i + 1 :]:
+    for i, (covers, (targets, fins)) in enumerate(ordered):
+        for other, (other_targets, other_fins) in ordered[i + 1 :]:
             if bool(fins) != bool(other_fins) or targets == other_targets:
                 continue
             tech = (FINNED_MUTANT_IDS if fins else MUTANT_IDS)[size]
