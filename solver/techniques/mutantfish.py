@@ -51,21 +51,26 @@ def _is_mutant(base_types: int, cover_types: int) -> bool:
     return bool(base_types & ~6 or cover_types & ~5)
 
 
+# Per cell: (house bit, house cells) of its row, column and box.
+_REACH = tuple(
+    (1 << r, HOUSE_BITS[r], 1 << k, HOUSE_BITS[k], 1 << b, HOUSE_BITS[b]) for r, k, b in _HOUSES_OF
+)
+
+
 def _independent(cells: int, base_mask: int, limit: int) -> int:
     """Greedily, how many of ``cells`` pairwise share no house outside ``base_mask``
     (stops past ``limit``): each needs a cover of its own, or is a fin."""
     count = 0
     while cells:
         low = cells & -cells
-        r, k, b = _HOUSES_OF[low.bit_length() - 1]
-        reach = low
-        if not base_mask >> r & 1:
-            reach |= HOUSE_BITS[r]
-        if not base_mask >> k & 1:
-            reach |= HOUSE_BITS[k]
-        if not base_mask >> b & 1:
-            reach |= HOUSE_BITS[b]
-        cells &= ~reach
+        cells ^= low
+        rbit, row, kbit, col, bbit, box = _REACH[low.bit_length() - 1]
+        if not base_mask & rbit:
+            cells &= ~row
+        if not base_mask & kbit:
+            cells &= ~col
+        if not base_mask & bbit:
+            cells &= ~box
         count += 1
         if count > limit:
             break
@@ -112,7 +117,17 @@ def _search(
     max_fins = MAX_FINS[size] if target else 0
     free = PEER_BITS[target.bit_length() - 1] & digit_bits if target else 0
     soft = free | target
-    units = [h for h in range(27) if unit_bits[h]]
+    # Units whose hard cells alone need too many covers never fit; the others go with
+    # the most hard cells first, so that partial bases fail early.
+    ranked = []
+    for h in range(27):
+        bits = unit_bits[h]
+        if bits:
+            limit = size - (2 if bits & target else 1) if target else size
+            need = _independent(bits & ~soft, 1 << h, limit)
+            if need <= limit:
+                ranked.append((-need, -(bits & ~soft).bit_count(), h))
+    units = [h for _, _, h in sorted(ranked)]
     count = len(units)
     base: list[int] = []
 
@@ -133,7 +148,7 @@ def _search(
             if len(base) < size:
                 extend(i + 1, new_bits, new_endo, new_mask)
             elif _may_be_mutant(new_mask):
-                covers = found.setdefault(tuple(base), {})
+                covers = found.setdefault(tuple(sorted(base)), {})
                 _covers(digit_bits, size, unit_bits, new_bits, new_endo, new_mask, soft,
                         reserve, max_fins, covers)  # fmt: skip
             base.pop()
