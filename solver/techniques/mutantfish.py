@@ -10,12 +10,16 @@ HoDoKu names a fish by its house types: rows against columns is basic, lines plu
 against the other lines plus boxes is Franken, anything else (a row and a column on one
 side) is Mutant; only Mutant fish come out of this module.
 
-Search, per digit: base sets in lexicographic order, each partial base cut when a greedy
-set of its cells that share no possible cover house (each needs its own cover, or is a
-fin) outgrows the size plus the fins left; then, per base, a depth-first choice of the
-cover for the first uncovered base cell (its row, column or box, whichever is not a base
-house) or a fin. Fins are capped per size (HoDoKu allows five: each one multiplies the
-search; the library needs three for a Jellyfish, four for a Squirmbag).
+Search, per digit and per target (a candidate that fins must see): fins can only be
+the target's peers, so every other base cell (a "hard" cell) must be covered, and not by
+a house of the target, which one cover at least must be. A greedy set of hard cells that
+pairwise share no possible cover house (each needs a cover of its own) cuts base sets
+(built in a fixed order, units that can never fit dropped first) as soon as it outgrows
+the size less one: that prunes as hard as a finless search. Per base, a depth-first
+choice of the cover for the first uncovered hard cell (its row, column or box, whichever
+is not a base house), then houses that cover more base cells up to the size. A finless
+search runs first; fish found through several targets are kept once. Fins (endo fins
+included) are capped at HoDoKu's five, at most two of them endo fins.
 """
 
 from __future__ import annotations
@@ -28,8 +32,7 @@ from .frankenfish import describe_fish_text
 from .statecache import last_state
 
 SIZES = (2, 3, 4, 5, 6)
-# Fins (endo fins included) per size: every library case fits, and each one more costs.
-MAX_FINS = {2: 2, 3: 2, 4: 3, 5: 4, 6: 2}
+MAX_FINS = 5  # HoDoKu's limits: fins (endo fins included), and endo fins among them
 MAX_ENDO_FINS = 2
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale"}
 MUTANT_IDS = {n: "mutant-" + NAMES[n].lower() for n in SIZES}
@@ -114,7 +117,7 @@ def _search(
     base sets far harder than any fin allowance would. Then houses that cover more base
     cells complete the cover set, and fish with too many fins are dropped.
     """
-    max_fins = MAX_FINS[size] if target else 0
+    max_fins = MAX_FINS if target else 0
     free = PEER_BITS[target.bit_length() - 1] & digit_bits if target else 0
     soft = free | target
     # Units whose hard cells alone need too many covers never fit; the others go with
