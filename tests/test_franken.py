@@ -266,14 +266,14 @@ def test_mutant_swordfish_and_jellyfish_hand_made() -> None:
          "r3c9 is 4, so cells that also see r3c9 lose it: r1c9 <> 4"),
         (431, "finned-mutant-squirmbag", (2, 4, 7, 9, 15, 0, 3, 10, 12, 20), (9, 18, 20, 65),
          "Finned Mutant Squirmbag on 9: every 9 of row 3, row 5, row 8, column 1, column 7 "
-         "lies in row 1, row 4, column 2, column 4, box 3 apart from the fins r2c1, r3c1, "
-         "r3c3, r8c3; either the fish holds or one of the fins is 9, so cells seeing every "
-         "fin lose it: r1c3 <> 9"),
+         "lies in row 1, row 4, column 2, column 4, box 3 apart from the fins r2c1, r3c1 (in "
+         "two base houses), r3c3, r8c3; either the fish holds or one of the fins is 9, so "
+         "cells seeing every fin lose it: r1c3 <> 9"),
         (432, "finned-mutant-whale", (2, 4, 6, 10, 16, 17, 5, 8, 12, 15, 18, 20), (54, 55),
          "Finned Mutant Whale on 4: every 4 of row 3, row 5, row 7, column 2, column 8, "
          "column 9 lies in row 6, row 9, column 4, column 7, box 1, box 3 apart from the fins "
-         "r7c1, r7c2; either the fish holds or one of the fins is 4, so cells seeing every "
-         "fin lose it: r9c1 <> 4"),
+         "r7c1, r7c2 (in two base houses); either the fish holds or one of the fins is 4, so "
+         "cells seeing every fin lose it: r9c1 <> 4"),
     ],
 )  # fmt: skip
 def test_library_step_and_text(
