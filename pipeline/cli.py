@@ -17,7 +17,7 @@ from solver import errors
 from solver.errors import ExitCode, SudokuScanError
 from solver.grid import cell_name
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
-from solver.steps import cells_text
+from solver.steps import Technique, cells_text
 
 # How a puzzle's status ends the process.
 STATUS_EXIT = {
@@ -58,10 +58,25 @@ def _puzzle_inputs(puzzle: str) -> list[tuple[str, str]]:
     return [(f"{path}:{n}", text) for n, text in read_puzzle_file(path)]
 
 
+def _solve_order(extra: Sequence[str]) -> tuple[Technique, ...]:
+    """The default solve order plus the techniques named by ``--with``, in registry order."""
+    from solver.techniques import ALL_TECHNIQUES, TECHNIQUES
+
+    unknown = [name for name in extra if name not in TECHNIQUES]
+    if unknown:
+        off = ", ".join(t.id for t in ALL_TECHNIQUES if not t.default)
+        raise errors.BadArgsError(
+            f"--with: unknown technique {unknown[0]!r} (off by default: {off})"
+        )
+    wanted = set(extra)
+    return tuple(t for t in ALL_TECHNIQUES if t.default or t.id in wanted)
+
+
 def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
     from solver import hint, parse_puzzle, solve
     from solver.solve import validate
 
+    order = _solve_order(args.with_techniques)
     inputs = _puzzle_inputs(args.puzzle)
     many = len(inputs) > 1
     worst = ExitCode.OK
@@ -76,7 +91,11 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             continue
         if args.hint:
             status, _sols, message = validate(grid)
-            step = hint(grid, uniqueness=not args.no_uniqueness) if status == SOLVED else None
+            step = (
+                hint(grid, techniques=order, uniqueness=not args.no_uniqueness)
+                if status == SOLVED
+                else None
+            )
             if args.json:
                 obj: dict[str, object] = {"status": status if status != SOLVED else "ok"}
                 if many:
@@ -94,7 +113,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             # A valid puzzle with no step available counts as stuck.
             worst = max(worst, STATUS_EXIT[STUCK if status == SOLVED and step is None else status])
             continue
-        result = solve(grid, uniqueness=not args.no_uniqueness)
+        result = solve(grid, techniques=order, uniqueness=not args.no_uniqueness)
         if args.json:
             obj = result.to_dict()
             if many:
@@ -330,6 +349,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle and line")
     p.add_argument("--hint", action="store_true", help="print only the next step")
     p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
+    p.add_argument(
+        "--with",
+        dest="with_techniques",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="also use this technique that is off by default (e.g. mutant-jellyfish); repeatable",
+    )
     p.set_defaults(func=cmd_logic)
 
     p = sub.add_parser("reglib", help="run HoDoKu's regression library against our techniques")

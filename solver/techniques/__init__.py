@@ -102,6 +102,7 @@ from .sue_de_coq import describe_sue_de_coq, find_sue_de_coq
 # imports: franken and mutant fish
 # isort: split
 from .frankenfish import describe_franken_fish, find_franken_fish
+from .mutantfish import describe_mutant_fish, find_mutant_fish
 
 # imports: last resort
 # isort: split
@@ -258,6 +259,35 @@ _REGISTRY: list[Technique] = [
     Technique("finned-franken-swordfish", "Finned Franken Swordfish", "fFSF", "fish",
               ("0341", "03411"), 410, "unfair", find_franken_fish(3, finned=True),
               describe_franken_fish),
+    Technique("franken-jellyfish", "Franken Jellyfish", "FJF", "fish", ("0332",), 370,
+              "unfair", find_franken_fish(4, finned=False), describe_franken_fish,
+              default=False),
+    Technique("finned-franken-jellyfish", "Finned Franken Jellyfish", "fFJF", "fish",
+              ("0342", "03421"), 430, "unfair", find_franken_fish(4, finned=True),
+              describe_franken_fish, default=False),
+    Technique("mutant-x-wing", "Mutant X-Wing", "MXW", "fish", ("0350",), 450, "extreme",
+              find_mutant_fish(2, finned=False), describe_mutant_fish, default=False),
+    Technique("mutant-swordfish", "Mutant Swordfish", "MSF", "fish", ("0351",), 450,
+              "extreme", find_mutant_fish(3, finned=False), describe_mutant_fish,
+              default=False),
+    Technique("mutant-jellyfish", "Mutant Jellyfish", "MJF", "fish", ("0352",), 450,
+              "extreme", find_mutant_fish(4, finned=False), describe_mutant_fish,
+              default=False),
+    Technique("finned-mutant-x-wing", "Finned Mutant X-Wing", "fMXW", "fish", ("0360",), 470,
+              "extreme", find_mutant_fish(2, finned=True), describe_mutant_fish,
+              default=False),
+    Technique("finned-mutant-swordfish", "Finned Mutant Swordfish", "fMSF", "fish",
+              ("0361",), 470, "extreme", find_mutant_fish(3, finned=True),
+              describe_mutant_fish, default=False),
+    Technique("finned-mutant-jellyfish", "Finned Mutant Jellyfish", "fMJF", "fish",
+              ("0362", "03621"), 470, "extreme", find_mutant_fish(4, finned=True),
+              describe_mutant_fish, default=False),
+    Technique("finned-mutant-squirmbag", "Finned Mutant Squirmbag", "fMSq", "fish",
+              ("0363",), 470, "extreme", find_mutant_fish(5, finned=True),
+              describe_mutant_fish, default=False),
+    Technique("finned-mutant-whale", "Finned Mutant Whale", "fMWh", "fish", ("0364",), 470,
+              "extreme", find_mutant_fish(6, finned=True), describe_mutant_fish,
+              default=False),
     # registry: last resort
     Technique("forcing-chain-contradiction", "Forcing Chain Contradiction", "FCC",
               "last-resort", ("1301",), 500, "extreme", find_forcing_chain_contradiction,

@@ -446,6 +446,11 @@ def find_franken_fish(size: int, finned: bool) -> Finder:
 
 def describe_franken_fish(step: Step) -> str:
     size = _SIZE_OF[step.technique]
+    return describe_fish_text(step, size, f"Franken {_NAMES[size]}")
+
+
+def describe_fish_text(step: Step, size: int, kind: str) -> str:
+    """The text of a Franken or Mutant fish step; ``kind`` names it (``Franken X-Wing``)."""
     d = step.digits[0]
     base = ", ".join(house_name(h) for h in step.houses[:size])
     covers = step.houses[size:]
@@ -456,21 +461,26 @@ def describe_franken_fish(step: Step) -> str:
     name = ("Siamese " if siamese else "") + (
         "Finned " if step.technique.startswith("finned") else ""
     )
-    name += f"Franken {_NAMES[size]}"
+    name += kind
     elims = eliminations_text(step.eliminations)
     if not step.extra:
         return (
             f"{name} on {d}: every {d} of {base} lies in {cover}; each of those houses "
             f"takes one of them, so {elims}"
         )
+    # an endo fin lies in two base houses: either of them may take the digit there
+    endo = [sum(HOUSE_BITS[h] >> c & 1 for h in step.houses[:size]) > 1 for c in step.extra]
+    listed = [cell_name(c) + (" (in two base houses)" if e else "") for c, e in zip(
+        step.extra, endo, strict=True)]  # fmt: skip
     if len(step.extra) == 1:
         fin = cell_name(step.extra[0])
         return (
-            f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fin {fin}; "
+            f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fin "
+            f"{listed[0]}; "
             f"either the fish holds or {fin} is {d}, so cells that also see {fin} lose it: "
             f"{elims}"
         )
-    fins = ", ".join(cell_name(c) for c in step.extra)
+    fins = ", ".join(listed)
     return (
         f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fins {fins}; "
         f"either the fish holds or one of the fins is {d}, so cells seeing every fin lose "
