@@ -204,10 +204,13 @@ class _Graph:
                     offs_of[k].extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
             if sum(1 for k in digits if offs_of[k]) == 0:
                 continue
-            # a cell seeing the whole set may lose all its digits but one: that one is
-            # forced (HoDoKu; a bivalue cell gets there by its own strong link)
+            # a cell seeing all of some digits of the set may lose all its digits but one:
+            # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
             losing = []
-            for c in cells_of_bits(common_peers(a.bits)):
+            seeing = 0
+            for k in digits:
+                seeing |= a.buddies[k]
+            for c in cells_of_bits(seeing):
                 if POPCOUNT[cands[c]] > 2:
                     lost = 0
                     for k in digits:
