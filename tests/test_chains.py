@@ -12,7 +12,7 @@ from solver.parse import parse_candidate_list, parse_state, read_puzzle_file
 from solver.reglib import run_case
 from solver.search import solutions
 from solver.steps import Step
-from solver.techniques import TECHNIQUES
+from solver.techniques import TECHNIQUES, loops
 from solver.techniques.loops import eureka, node_name
 
 from .checks import assert_step_sound
@@ -59,29 +59,46 @@ def _is_grouped(step: Step) -> bool:
     )
 
 
-# HoDoKu's grouped cases with ALS nodes (0709-2, 0710-3/4, 0711-3/4, some 0710-1) that
-# the search misses: a breadth-first search keeps one chain per node, HoDoKu's tables
-# keep another, and sets are bounded by MAX_ALS_NODE_CELLS. The codes stay unclaimed.
-GROUPED_MISSES = {697, 705, 722, 726, 729, 747, 759}
 GROUPED_TECH = {"0709": "grouped-continuous-nice-loop",
                 "0710": "grouped-discontinuous-nice-loop", "0711": "grouped-aic"}  # fmt: skip
 
 
-def test_grouped_cases_with_als_nodes(puzzles_dir: Path) -> None:
-    passed, missed = 0, set()
-    for number, line in _library(puzzles_dir):
-        tech = GROUPED_TECH.get(line[1:5])
-        if tech is None:
-            continue
-        grid, expected = _case(puzzles_dir, number)
-        steps = list(TECHNIQUES[tech].find(grid))
-        assert all(_is_grouped(s) for s in steps)
-        if any(sorted(s.eliminations) == expected for s in steps):
-            passed += 1
-        else:
-            missed.add(number)
-    assert missed <= GROUPED_MISSES, sorted(missed - GROUPED_MISSES)
-    assert passed == 69 - len(missed) and passed >= 62
+def test_every_grouped_case_passes(puzzles_dir: Path) -> None:
+    """All 69 grouped cases, ALS nodes of up to 5 cells included (0709-2, 0710-3/4,
+    0711-3/4 and some 0710-1 put sets in chains); every instance is grouped."""
+    cases = [(n, line) for n, line in _library(puzzles_dir) if line[1:5] in GROUPED_TECH]
+    assert len(cases) == 69
+    failed = []
+    for number, line in cases:
+        result = run_case(line, number)
+        if not result.passed:
+            failed.append(result.summary_line())
+        assert all(_is_grouped(s) for s in result.instances)
+    assert not failed, "\n".join(failed)
+
+
+def test_first_instance_needs_no_wide_search(
+    puzzles_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solve loop takes the first instance: the wider search (sets of 4-5 cells) runs
+    only for a caller asking for more than the first search's steps."""
+    calls: list[int] = []
+    search = loops._search
+
+    def counted(grid: Grid, grouped: bool, max_als: int = loops.MAX_ALS_NODE_CELLS) -> list[Step]:
+        calls.append(max_als)
+        return search(grid, grouped, max_als)
+
+    monkeypatch.setattr(loops, "_search", counted)
+    grid, _expected = _case(puzzles_dir, 691)
+    find = TECHNIQUES["grouped-continuous-nice-loop"].find
+    assert next(find(grid)).technique == "grouped-continuous-nice-loop"
+    assert calls == [loops.MAX_ALS_NODE_CELLS]
+    # line 697's loop needs a 4-cell set: only the wide search has it
+    grid, expected = _case(puzzles_dir, 697)
+    assert not any(sorted(s.eliminations) == expected for s in loops._search(grid, True))
+    assert any(sorted(s.eliminations) == expected for s in find(grid))
+    assert calls[-1] == loops.WIDE_ALS_NODE_CELLS
 
 
 def test_grouped_cases_without_als_pass(puzzles_dir: Path) -> None:

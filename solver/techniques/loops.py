@@ -45,6 +45,10 @@ from .statecache import last_state
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
+# A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow) runs only when
+# a finder is asked for more than the first search's instances: its breadth-first
+# chains differ, so it finds loops the first one kept another chain for.
+WIDE_ALS_NODE_CELLS = 5
 FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
@@ -77,7 +81,7 @@ class _Graph:
         "weak",
     )
 
-    def __init__(self, grid: Grid, grouped: bool) -> None:
+    def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = [0] * 10
         for c in range(81):
@@ -181,10 +185,10 @@ class _Graph:
         self.alses: tuple[Als, ...] = ()
         self.enter: list[list[int]] = [[] for _ in range(size)]
         if grouped:
-            self._add_als(grid, group_of)
+            self._add_als(grid, group_of, max_als)
 
-    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int]) -> None:
-        alses = self.alses = _small_alses(grid)
+    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
+        alses = self.alses = _small_alses(grid, max_als)
         cands = grid.candidates
         weak, enter = self.weak, self.enter
         groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
@@ -192,8 +196,6 @@ class _Graph:
             groups_by_digit[gd].append((part, gid))
         by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
         for i, a in enumerate(alses):
-            if not 2 <= len(a.cells) <= MAX_ALS_NODE_CELLS:
-                continue
             digits = DIGITS_IN[a.mask]
             # per digit k: the nodes a locked k switches off (cells and group nodes)
             offs_of: list[list[int]] = [[] for _ in range(10)]
@@ -267,8 +269,8 @@ class _Graph:
         return self.alses[self.als[node - self.als_base]]
 
 
-def _small_alses(grid: Grid) -> tuple[Als, ...]:
-    """The ALS of 2..MAX_ALS_NODE_CELLS cells of the grid (those a chain can use)."""
+def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
+    """The ALS of 2..``max_cells`` cells of the grid (those a chain can use)."""
     cands = grid.candidates
     digit_bits = [0] * 10
     for c in range(81):
@@ -277,7 +279,7 @@ def _small_alses(grid: Grid) -> tuple[Als, ...]:
     found: dict[int, Als] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
-        for size in range(2, min(MAX_ALS_NODE_CELLS, len(empty) - 1) + 1):
+        for size in range(2, min(max_cells, len(empty) - 1) + 1):
             for combo in combinations(empty, size):
                 mask = 0
                 for c in combo:
@@ -301,9 +303,10 @@ def _small_alses(grid: Grid) -> tuple[Als, ...]:
 State = int  # node * 8 + level * 2 + on
 
 
-def _search(grid: Grid, grouped: bool) -> list[Step]:
-    """Every Nice Loop and AIC of the grid (grouped search: those with a group node)."""
-    g = _Graph(grid, grouped)
+def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
+    """Every Nice Loop and AIC of the grid (grouped search: those with a group node or an
+    ALS of up to ``max_als`` cells)."""
+    g = _Graph(grid, grouped, max_als)
     cands = grid.candidates
     strong, weak, cell_of, cells_of = g.strong, g.weak, g.cell, g.cells
     # Off nodes without a strong link are dead ends inside a chain: expand only into
@@ -591,15 +594,23 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
 
 
 @last_state
-def _steps(grid: Grid, grouped: bool) -> list[Step]:
+def _steps(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
     """The search's result for this grid state, computed once for the techniques sharing it."""
-    return _search(grid, grouped)
+    return _search(grid, grouped, max_als)
 
 
 def _finder(tech: str, grouped: bool) -> Callable[[Grid], Iterator[Step]]:
     def find(grid: Grid) -> Iterator[Step]:
+        seen: set[frozenset[tuple[int, int]]] = set()
         for step in _steps(grid, grouped):
             if step.technique == tech:
+                seen.add(frozenset(step.eliminations))
+                yield step
+        if not grouped:
+            return
+        # only a caller wanting more than the first search's steps pays for the wider one
+        for step in _steps(grid, grouped, WIDE_ALS_NODE_CELLS):
+            if step.technique == tech and frozenset(step.eliminations) not in seen:
                 yield step
 
     find.__name__ = "find_" + tech.replace("-", "_")
