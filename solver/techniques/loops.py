@@ -33,6 +33,7 @@ from ..grid import (
     DIGITS_IN,
     HOUSES,
     PEER_BITS,
+    PEERS,
     POPCOUNT,
     ROW_OF,
     Grid,
@@ -94,6 +95,7 @@ class _Graph:
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
         homes: list[tuple[int, int]] = []  # per group node: its line's and box's cells
+        in_house: dict[tuple[int, int], list[int]] = {}  # (digit, house): its group nodes
         by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
@@ -115,6 +117,9 @@ class _Graph:
                             self.cells.append(part)
                             self.buddies.append(budd)
                             homes.append((_HOUSE_BITS[line], _BOX_BITS[box]))
+                            g = len(self.digit) - 1
+                            in_house.setdefault((d, line), []).append(g)
+                            in_house.setdefault((d, 18 + box), []).append(g)
                 by_digit.append(len(self.digit))
         size = len(self.digit)
         self.weak: list[list[int]] = [[] for _ in range(size)]
@@ -125,10 +130,12 @@ class _Graph:
             if not mask:
                 continue
             digits = DIGITS_IN[mask]
+            peers = PEERS[c]
             for d in digits:
                 n = c * 9 + d - 1
+                bit = BIT[d]
                 weak[n].extend(c * 9 + e - 1 for e in digits if e != d)
-                weak[n].extend(p * 9 + d - 1 for p in cells_of_bits(PEER_BITS[c] & digit_bits[d]))
+                weak[n].extend(p * 9 + d - 1 for p in peers if cands[p] & bit)
             if len(digits) == 2:
                 a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
                 strong[a].append(b)
@@ -159,13 +166,7 @@ class _Graph:
                 if not group_of:
                     continue
                 # nodes inside this house: its cells and the group nodes it contains
-                nodes = [c * 9 + d - 1 for c in members]
-                nodes.extend(
-                    g for (gd, part), g in group_of.items() if gd == d and part & placed == part
-                )
-                for n in nodes:
-                    if n < CELL_NODES:
-                        continue  # cell-to-cell pairs are done above; cell-to-group below
+                for n in in_house.get((d, house), ()):  # cell-to-cell pairs are done above
                     rest = placed & ~self.cells[n]
                     if _count(rest) == 1:
                         m = (rest.bit_length() - 1) * 9 + d - 1
