@@ -196,6 +196,7 @@ class _Graph:
         for (gd, part), gid in group_of.items():
             groups_by_digit[gd].append((part, gid))
         by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
+        nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
             digits = DIGITS_IN[a.mask]
             # per digit k: the nodes a locked k switches off (cells and group nodes)
@@ -221,6 +222,7 @@ class _Graph:
                             lost |= BIT[k]
                     if POPCOUNT[cands[c] & ~lost] <= 1:
                         losing.append((c, lost))
+            first = len(self.digit)
             for j in digits:
                 if not any(offs_of[k] for k in digits if k != j):
                     continue  # nothing is eliminated: a dead end
@@ -250,20 +252,26 @@ class _Graph:
                         enter[gid].append(n)
                 dc = a.dcells[j]
                 by_entry.setdefault((j, (dc & -dc).bit_length() - 1), []).append(n)
-        # one ALS switches on another when its eliminations cover all the other's k
+            nodes_of.append((a, range(first, len(self.digit))))
+        # one ALS switches on another when its eliminations of a digit k cover all the
+        # other's k (worked out once per set and k, then given to its nodes entered by j != k)
         base = self.als_base
-        for n in range(base, len(self.digit)):
-            a = alses[self.als[n - base]]
-            j = self.digit[n]
+        for a, nodes in nodes_of:
+            if not nodes:
+                continue
+            switched: list[list[int]] = [[] for _ in range(10)]
             for k in DIGITS_IN[a.mask]:
                 kb = a.buddies[k]
-                if k == j or not kb:
-                    continue
                 for c in cells_of_bits(kb):
                     for m in by_entry.get((k, c), ()):
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
-                            enter[n].append(m)
+                            switched[k].append(m)
+            for n in nodes:
+                j = self.digit[n]
+                for k in DIGITS_IN[a.mask]:
+                    if k != j:
+                        enter[n].extend(switched[k])
 
     def set_of(self, node: int) -> Als:
         """The almost locked set of an ALS node."""
