@@ -12,7 +12,7 @@ from solver.parse import parse_candidate_list, parse_state, read_puzzle_file
 from solver.reglib import run_case
 from solver.search import solutions
 from solver.steps import Step
-from solver.techniques import TECHNIQUES, loops
+from solver.techniques import ORDER, TECHNIQUES, loops
 from solver.techniques.loops import eureka, node_name
 
 from .checks import assert_step_sound
@@ -77,11 +77,11 @@ def test_every_grouped_case_passes(puzzles_dir: Path) -> None:
     assert not failed, "\n".join(failed)
 
 
-def test_first_instance_needs_no_wide_search(
+def test_solve_loop_never_runs_the_wide_search(
     puzzles_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The solve loop takes the first instance: the wider search (sets of 4-5 cells) runs
-    only for a caller asking for more than the first search's steps."""
+    """The solve loop stops at the first technique with a step: the wider search (sets of
+    4-5 cells) serves only a caller asking for more than the first search's steps."""
     calls: list[int] = []
     search = loops._search
 
@@ -90,13 +90,20 @@ def test_first_instance_needs_no_wide_search(
         return search(grid, grouped, max_als)
 
     monkeypatch.setattr(loops, "_search", counted)
-    grid, _expected = _case(puzzles_dir, 691)
-    find = TECHNIQUES["grouped-continuous-nice-loop"].find
-    assert next(find(grid)).technique == "grouped-continuous-nice-loop"
-    assert calls == [loops.MAX_ALS_NODE_CELLS]
-    # line 697's loop needs a 4-cell set: only the wide search has it
+    # the registry asks the grouped techniques in the order the gate assumes
+    assert tuple(t.id for t in ORDER if t.id.startswith("grouped-")) == loops.GROUPED_ORDER
+    top = [text for _, text in read_puzzle_file(puzzles_dir / "sets" / "top1465.txt")]
+    for text in (top[0], top[6]):
+        steps = solve(parse_values(text)).steps
+        assert any(s.technique.startswith("grouped-") for s in steps)
+    assert loops.MAX_ALS_NODE_CELLS in calls and loops.WIDE_ALS_NODE_CELLS not in calls
+    # line 697's loop needs a 4-cell set: only the wide search has it, and the first search
+    # found a discontinuous loop (asked before continuous ones), so it is enumerated
     grid, expected = _case(puzzles_dir, 697)
-    assert not any(sorted(s.eliminations) == expected for s in loops._search(grid, True))
+    first = search(grid, True)
+    assert not any(sorted(s.eliminations) == expected for s in first)
+    assert {s.technique for s in first} == {"grouped-discontinuous-nice-loop"}
+    find = TECHNIQUES["grouped-continuous-nice-loop"].find
     assert any(sorted(s.eliminations) == expected for s in find(grid))
     assert calls[-1] == loops.WIDE_ALS_NODE_CELLS
 

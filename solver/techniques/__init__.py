@@ -230,11 +230,11 @@ _REGISTRY: list[Technique] = [
     Technique("discontinuous-nice-loop", "Discontinuous Nice Loop", "DNL", "chains", ("0707",),
               280, "unfair", find_discontinuous_nice_loop, describe_chain),
     Technique("aic", "AIC", "AIC", "chains", ("0708",), 280, "unfair", find_aic, describe_chain),
-    Technique("grouped-continuous-nice-loop", "Grouped Continuous Nice Loop", "GCNL", "chains",
-              ("0709",), 300, "unfair", find_grouped_continuous_nice_loop, describe_chain),
     Technique("grouped-discontinuous-nice-loop", "Grouped Discontinuous Nice Loop", "GDNL",
               "chains", ("0710",), 300, "unfair", find_grouped_discontinuous_nice_loop,
               describe_chain),
+    Technique("grouped-continuous-nice-loop", "Grouped Continuous Nice Loop", "GCNL", "chains",
+              ("0709",), 300, "unfair", find_grouped_continuous_nice_loop, describe_chain),
     Technique("grouped-aic", "Grouped AIC", "GAIC", "chains", ("0711",), 300, "unfair",
               find_grouped_aic, describe_chain),
     # registry: almost locked sets

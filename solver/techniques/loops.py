@@ -46,15 +46,19 @@ from .statecache import last_state
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
-# A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow) runs only when
-# a finder is asked for more than the first search's instances: its breadth-first
-# chains differ, so it finds loops the first one kept another chain for.
+# A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow; its breadth-first
+# chains differ, so it finds loops the first one kept another chain for) runs only for a
+# caller asking for more than the first search's steps (see GROUPED_ORDER).
 WIDE_ALS_NODE_CELLS = 5
 FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
 GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
+# The solve order of the grouped techniques (the registry keeps it): the wide search serves a
+# technique only where the first search found it or one asked before it, so the solve loop,
+# which stops at the first technique with a step, never runs the wide search.
+GROUPED_ORDER = (GROUPED[DNL], GROUPED[CNL], GROUPED[AIC])
 
 
 def _count(bits: int) -> int:
@@ -611,13 +615,18 @@ def _steps(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list
 def _finder(tech: str, grouped: bool) -> Callable[[Grid], Iterator[Step]]:
     def find(grid: Grid) -> Iterator[Step]:
         seen: set[frozenset[tuple[int, int]]] = set()
-        for step in _steps(grid, grouped):
+        first = _steps(grid, grouped)
+        for step in first:
             if step.technique == tech:
                 seen.add(frozenset(step.eliminations))
                 yield step
         if not grouped:
             return
-        # only a caller wanting more than the first search's steps pays for the wider one
+        # the solve loop takes the first step of the first technique that has one: it
+        # gets here only when no step of this one or one asked before it was found
+        asked = GROUPED_ORDER[: GROUPED_ORDER.index(tech) + 1]
+        if not any(step.technique in asked for step in first):
+            return
         for step in _steps(grid, grouped, WIDE_ALS_NODE_CELLS):
             if step.technique == tech and frozenset(step.eliminations) not in seen:
                 yield step
