@@ -17,9 +17,13 @@ shortest chain to each node is kept. Then, as HoDoKu does:
   them, else HoDoKu calls it a Nice Loop), or, with different digits in cells that see
   each other, each end's digit leaves the other end.
 
-A step is grouped when its chain holds a group node; the grouped techniques only report
-those (the plain ones come first in the solve order). Both searches run once per grid
-state and are shared by the three techniques of their kind.
+A step is grouped when its chain holds a group node or an ALS node (an almost locked set
+whose entry digit is all off, so that its other digits are locked: a cell seeing all of
+some of them may be left one digit, forced); the grouped techniques only report those (the
+plain ones come first in the solve order). Both searches run once per grid state and are
+shared by the three techniques of their kind. The grouped search uses sets of up to 3
+cells; a second, wider one (up to 5 cells, as HoDoKu's tables) keeps other chains per node
+and serves callers asking for every instance, never the solve loop (see GROUPED_ORDER).
 """
 
 from __future__ import annotations
@@ -57,7 +61,9 @@ CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
 GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
 # The solve order of the grouped techniques (the registry keeps it): the wide search serves a
 # technique only where the first search found it or one asked before it, so the solve loop,
-# which stops at the first technique with a step, never runs the wide search.
+# which stops at the first technique with a step, never runs the wide search. Discontinuous
+# loops come first: where the first search found only those (the most common kind), the wide
+# search still serves continuous loops and AICs (HoDoKu's library lines 697 and 747).
 GROUPED_ORDER = (GROUPED[DNL], GROUPED[CNL], GROUPED[AIC])
 
 
