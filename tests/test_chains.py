@@ -12,7 +12,7 @@ from solver.parse import parse_candidate_list, parse_state, read_puzzle_file
 from solver.reglib import run_case
 from solver.search import solutions
 from solver.steps import Step
-from solver.techniques import TECHNIQUES
+from solver.techniques import ORDER, TECHNIQUES, loops
 from solver.techniques.loops import eureka, node_name
 
 from .checks import assert_step_sound
@@ -59,41 +59,65 @@ def _is_grouped(step: Step) -> bool:
     )
 
 
-# HoDoKu's grouped cases with ALS nodes (0709-2, 0710-3/4, 0711-3/4, some 0710-1) that
-# the search misses: a breadth-first search keeps one chain per node, HoDoKu's tables
-# keep another, and sets are bounded by MAX_ALS_NODE_CELLS. The codes stay unclaimed.
-GROUPED_MISSES = {697, 699, 705, 722, 726, 729, 747, 759}
 GROUPED_TECH = {"0709": "grouped-continuous-nice-loop",
                 "0710": "grouped-discontinuous-nice-loop", "0711": "grouped-aic"}  # fmt: skip
 
 
-def test_grouped_cases_with_als_nodes(puzzles_dir: Path) -> None:
-    passed, missed = 0, set()
-    for number, line in _library(puzzles_dir):
-        tech = GROUPED_TECH.get(line[1:5])
-        if tech is None:
-            continue
-        grid, expected = _case(puzzles_dir, number)
-        steps = list(TECHNIQUES[tech].find(grid))
-        assert all(_is_grouped(s) for s in steps)
-        if any(sorted(s.eliminations) == expected for s in steps):
-            passed += 1
-        else:
-            missed.add(number)
-    assert missed <= GROUPED_MISSES, sorted(missed - GROUPED_MISSES)
-    assert passed == 69 - len(missed) and passed >= 61
+def test_every_grouped_case_passes(puzzles_dir: Path) -> None:
+    """All 69 grouped cases, ALS nodes of up to 5 cells included (0709-2, 0710-3/4,
+    0711-3/4 and some 0710-1 put sets in chains); every instance is grouped."""
+    cases = [(n, line) for n, line in _library(puzzles_dir) if line[1:5] in GROUPED_TECH]
+    assert len(cases) == 69
+    failed = []
+    for number, line in cases:
+        result = run_case(line, number)
+        if not result.passed:
+            failed.append(result.summary_line())
+        assert all(_is_grouped(s) for s in result.instances)
+    assert not failed, "\n".join(failed)
 
 
-def test_grouped_cases_without_als_pass(puzzles_dir: Path) -> None:
+def test_solve_loop_never_runs_the_wide_search(
+    puzzles_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The solve loop stops at the first technique with a step: the wider search (sets of
+    4-5 cells) serves only a caller asking for more than the first search's steps."""
+    calls: list[int] = []
+    search = loops._search
+
+    def counted(grid: Grid, grouped: bool, max_als: int = loops.MAX_ALS_NODE_CELLS) -> list[Step]:
+        calls.append(max_als)
+        return search(grid, grouped, max_als)
+
+    monkeypatch.setattr(loops, "_search", counted)
+    # the registry asks the grouped techniques in the order the gate assumes
+    assert tuple(t.id for t in ORDER if t.id.startswith("grouped-")) == loops.GROUPED_ORDER
+    top = [text for _, text in read_puzzle_file(puzzles_dir / "sets" / "top1465.txt")]
+    for text in (top[0], top[6]):
+        steps = solve(parse_values(text)).steps
+        assert any(s.technique.startswith("grouped-") for s in steps)
+    assert loops.MAX_ALS_NODE_CELLS in calls and loops.WIDE_ALS_NODE_CELLS not in calls
+    # line 697's loop needs a 4-cell set: only the wide search has it, and the first search
+    # found a discontinuous loop (asked before continuous ones), so it is enumerated
+    grid, expected = _case(puzzles_dir, 697)
+    first = search(grid, True)
+    assert not any(sorted(s.eliminations) == expected for s in first)
+    assert {s.technique for s in first} == {"grouped-discontinuous-nice-loop"}
+    find = TECHNIQUES["grouped-continuous-nice-loop"].find
+    assert any(sorted(s.eliminations) == expected for s in find(grid))
+    assert calls[-1] == loops.WIDE_ALS_NODE_CELLS
+
+
+def test_grouped_cases_without_als_pass_in_the_first_search(puzzles_dir: Path) -> None:
     checked = 0
     for number, line in _library(puzzles_dir):
         tech = GROUPED_CASES.get(line.split(":")[1])
         if tech is None:
             continue
         grid, expected = _case(puzzles_dir, number)
-        steps = list(TECHNIQUES[tech].find(grid))
+        # the first search finds them: no set of 4-5 cells is needed without ALS nodes
+        steps = [s for s in loops._steps(grid, True) if s.technique == tech]
         assert any(sorted(s.eliminations) == expected for s in steps), f"line {number}"
-        assert all(_is_grouped(s) for s in steps)
         checked += 1
     assert checked == 6 + 7 + 7 + 8
 
@@ -133,6 +157,11 @@ EXAMPLES = [
      "(7)r9c3=(4)r8c3-(4)r8c5=(3)r9c5=(4)r7c5: r9c4, r9c6 and r8c1, r8c3, r9c3 and r8c5, r9c5 "
      "are almost locked sets; if r7c5 were not 4, the loop would put 4 back, so r7c5 is 4: "
      "r7c5 <> 3, 8"),
+    (697, "grouped-continuous-nice-loop",
+     "Grouped Continuous Nice Loop: (1)r9c1=(1)r12c1-(1)r1c3=(3)r1c3-(3)r1c9=(2)r789c9=(5)r7c8-"
+     "(5)r9c7=(1)r9c279=(5)r9c1: r1c9, r7c9, r8c9, r9c9 and r9c2, r9c7, r9c9 are almost locked "
+     "sets; the loop closes, so every weak link in it is strong as well: r1c4 <> 3; r4c9 <> 6; "
+     "r9c1 <> 2"),
     (730, "grouped-aic",
      "Grouped AIC: (6)r1c4=(8)r1c4-(8)r79c4=(8)r8c6-(5)r8c6=(5)r123c6-(5)r1c5=(6)r1c5: either "
      "r1c4 or r1c5 is 6, so cells seeing both lose it: r1c2, r1c6, r1c9, r2c6, r3c4, r3c6 <> 6"),
@@ -170,18 +199,22 @@ def test_no_chain_on_a_solved_grid() -> None:
 
 
 def test_every_instance_is_sound_on_hard_puzzles(puzzles_dir: Path) -> None:
-    puzzles = [text for _, text in read_puzzle_file(puzzles_dir / "sets" / "top1465.txt")][:4]
-    puzzles += [t for _, t in read_puzzle_file(puzzles_dir / "norvig" / "sudoku-top95.txt")][:2]
-    found = 0
+    """Every instance (both searches) on every state where the solver needs a hard step."""
+    top = [text for _, text in read_puzzle_file(puzzles_dir / "sets" / "top1465.txt")]
+    puzzles = [top[0], top[6], top[11], top[12]]  # quick to solve, rich in chains
+    found = wide = 0
     for text in puzzles:
         values = parse_values(text)
         (solution,) = solutions(values, limit=2)
         grid = Grid(values)
         for step in solve(values).steps:
-            for tech in CHAIN_IDS:
-                for instance in islice(TECHNIQUES[tech].find(grid), 200):
-                    assert_step_sound(instance, grid, solution)
-                    assert instance.text
-                    found += 1
+            if TECHNIQUES[step.technique].level in ("unfair", "extreme"):
+                first = {frozenset(s.eliminations) for s in loops._steps(grid, True)}
+                for tech in CHAIN_IDS:
+                    for instance in islice(TECHNIQUES[tech].find(grid), 200):
+                        assert_step_sound(instance, grid, solution)
+                        assert instance.text
+                        found += 1
+                        wide += frozenset(instance.eliminations) not in first
             step.apply(grid)
-    assert found > 20
+    assert found > 500 and wide > 100

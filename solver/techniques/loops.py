@@ -17,9 +17,13 @@ shortest chain to each node is kept. Then, as HoDoKu does:
   them, else HoDoKu calls it a Nice Loop), or, with different digits in cells that see
   each other, each end's digit leaves the other end.
 
-A step is grouped when its chain holds a group node; the grouped techniques only report
-those (the plain ones come first in the solve order). Both searches run once per grid
-state and are shared by the three techniques of their kind.
+A step is grouped when its chain holds a group node or an ALS node (an almost locked set
+whose entry digit is all off, so that its other digits are locked: a cell seeing all of
+some of them may be left one digit, forced); the grouped techniques only report those (the
+plain ones come first in the solve order). Both searches run once per grid state and are
+shared by the three techniques of their kind. The grouped search uses sets of up to 3
+cells; a second, wider one (up to 5 cells, as HoDoKu's tables) keeps other chains per node
+and serves callers asking for every instance, never the solve loop (see GROUPED_ORDER).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from ..grid import (
     DIGITS_IN,
     HOUSES,
     PEER_BITS,
+    PEERS,
     POPCOUNT,
     ROW_OF,
     Grid,
@@ -45,11 +50,21 @@ from .statecache import last_state
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
+# A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow; its breadth-first
+# chains differ, so it finds loops the first one kept another chain for) runs only for a
+# caller asking for more than the first search's steps (see GROUPED_ORDER).
+WIDE_ALS_NODE_CELLS = 5
 FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
 GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
+# The solve order of the grouped techniques (the registry keeps it): the wide search serves a
+# technique only where the first search found it or one asked before it, so the solve loop,
+# which stops at the first technique with a step, never runs the wide search. Discontinuous
+# loops come first: where the first search found only those (the most common kind), the wide
+# search still serves continuous loops and AICs (HoDoKu's library lines 697 and 747).
+GROUPED_ORDER = (GROUPED[DNL], GROUPED[CNL], GROUPED[AIC])
 
 
 def _count(bits: int) -> int:
@@ -77,7 +92,7 @@ class _Graph:
         "weak",
     )
 
-    def __init__(self, grid: Grid, grouped: bool) -> None:
+    def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = [0] * 10
         for c in range(81):
@@ -90,6 +105,7 @@ class _Graph:
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
         homes: list[tuple[int, int]] = []  # per group node: its line's and box's cells
+        in_house: dict[tuple[int, int], list[int]] = {}  # (digit, house): its group nodes
         by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
@@ -111,6 +127,9 @@ class _Graph:
                             self.cells.append(part)
                             self.buddies.append(budd)
                             homes.append((_HOUSE_BITS[line], _BOX_BITS[box]))
+                            g = len(self.digit) - 1
+                            in_house.setdefault((d, line), []).append(g)
+                            in_house.setdefault((d, 18 + box), []).append(g)
                 by_digit.append(len(self.digit))
         size = len(self.digit)
         self.weak: list[list[int]] = [[] for _ in range(size)]
@@ -121,10 +140,12 @@ class _Graph:
             if not mask:
                 continue
             digits = DIGITS_IN[mask]
+            peers = PEERS[c]
             for d in digits:
                 n = c * 9 + d - 1
+                bit = BIT[d]
                 weak[n].extend(c * 9 + e - 1 for e in digits if e != d)
-                weak[n].extend(p * 9 + d - 1 for p in cells_of_bits(PEER_BITS[c] & digit_bits[d]))
+                weak[n].extend(p * 9 + d - 1 for p in peers if cands[p] & bit)
             if len(digits) == 2:
                 a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
                 strong[a].append(b)
@@ -155,13 +176,7 @@ class _Graph:
                 if not group_of:
                     continue
                 # nodes inside this house: its cells and the group nodes it contains
-                nodes = [c * 9 + d - 1 for c in members]
-                nodes.extend(
-                    g for (gd, part), g in group_of.items() if gd == d and part & placed == part
-                )
-                for n in nodes:
-                    if n < CELL_NODES:
-                        continue  # cell-to-cell pairs are done above; cell-to-group below
+                for n in in_house.get((d, house), ()):  # cell-to-cell pairs are done above
                     rest = placed & ~self.cells[n]
                     if _count(rest) == 1:
                         m = (rest.bit_length() - 1) * 9 + d - 1
@@ -181,19 +196,18 @@ class _Graph:
         self.alses: tuple[Als, ...] = ()
         self.enter: list[list[int]] = [[] for _ in range(size)]
         if grouped:
-            self._add_als(grid, group_of)
+            self._add_als(grid, group_of, max_als)
 
-    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int]) -> None:
-        alses = self.alses = _small_alses(grid)
+    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
+        alses = self.alses = _small_alses(grid, max_als)
         cands = grid.candidates
         weak, enter = self.weak, self.enter
         groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
         for (gd, part), gid in group_of.items():
             groups_by_digit[gd].append((part, gid))
         by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
+        nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
-            if not 2 <= len(a.cells) <= MAX_ALS_NODE_CELLS:
-                continue
             digits = DIGITS_IN[a.mask]
             # per digit k: the nodes a locked k switches off (cells and group nodes)
             offs_of: list[list[int]] = [[] for _ in range(10)]
@@ -204,10 +218,13 @@ class _Graph:
                     offs_of[k].extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
             if sum(1 for k in digits if offs_of[k]) == 0:
                 continue
-            # a cell seeing the whole set may lose all its digits but one: that one is
-            # forced (HoDoKu; a bivalue cell gets there by its own strong link)
+            # a cell seeing all of some digits of the set may lose all its digits but one:
+            # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
             losing = []
-            for c in cells_of_bits(common_peers(a.bits)):
+            seeing = 0
+            for k in digits:
+                seeing |= a.buddies[k]
+            for c in cells_of_bits(seeing):
                 if POPCOUNT[cands[c]] > 2:
                     lost = 0
                     for k in digits:
@@ -215,6 +232,7 @@ class _Graph:
                             lost |= BIT[k]
                     if POPCOUNT[cands[c] & ~lost] <= 1:
                         losing.append((c, lost))
+            first = len(self.digit)
             for j in digits:
                 if not any(offs_of[k] for k in digits if k != j):
                     continue  # nothing is eliminated: a dead end
@@ -244,28 +262,34 @@ class _Graph:
                         enter[gid].append(n)
                 dc = a.dcells[j]
                 by_entry.setdefault((j, (dc & -dc).bit_length() - 1), []).append(n)
-        # one ALS switches on another when its eliminations cover all the other's k
+            nodes_of.append((a, range(first, len(self.digit))))
+        # one ALS switches on another when its eliminations of a digit k cover all the
+        # other's k (worked out once per set and k, then given to its nodes entered by j != k)
         base = self.als_base
-        for n in range(base, len(self.digit)):
-            a = alses[self.als[n - base]]
-            j = self.digit[n]
+        for a, nodes in nodes_of:
+            if not nodes:
+                continue
+            switched: list[list[int]] = [[] for _ in range(10)]
             for k in DIGITS_IN[a.mask]:
                 kb = a.buddies[k]
-                if k == j or not kb:
-                    continue
                 for c in cells_of_bits(kb):
                     for m in by_entry.get((k, c), ()):
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
-                            enter[n].append(m)
+                            switched[k].append(m)
+            for n in nodes:
+                j = self.digit[n]
+                for k in DIGITS_IN[a.mask]:
+                    if k != j:
+                        enter[n].extend(switched[k])
 
     def set_of(self, node: int) -> Als:
         """The almost locked set of an ALS node."""
         return self.alses[self.als[node - self.als_base]]
 
 
-def _small_alses(grid: Grid) -> tuple[Als, ...]:
-    """The ALS of 2..MAX_ALS_NODE_CELLS cells of the grid (those a chain can use)."""
+def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
+    """The ALS of 2..``max_cells`` cells of the grid (those a chain can use)."""
     cands = grid.candidates
     digit_bits = [0] * 10
     for c in range(81):
@@ -274,7 +298,7 @@ def _small_alses(grid: Grid) -> tuple[Als, ...]:
     found: dict[int, Als] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
-        for size in range(2, min(MAX_ALS_NODE_CELLS, len(empty) - 1) + 1):
+        for size in range(2, min(max_cells, len(empty) - 1) + 1):
             for combo in combinations(empty, size):
                 mask = 0
                 for c in combo:
@@ -298,9 +322,10 @@ def _small_alses(grid: Grid) -> tuple[Als, ...]:
 State = int  # node * 8 + level * 2 + on
 
 
-def _search(grid: Grid, grouped: bool) -> list[Step]:
-    """Every Nice Loop and AIC of the grid (grouped search: those with a group node)."""
-    g = _Graph(grid, grouped)
+def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
+    """Every Nice Loop and AIC of the grid (grouped search: those with a group node or an
+    ALS of up to ``max_als`` cells)."""
+    g = _Graph(grid, grouped, max_als)
     cands = grid.candidates
     strong, weak, cell_of, cells_of = g.strong, g.weak, g.cell, g.cells
     # Off nodes without a strong link are dead ends inside a chain: expand only into
@@ -588,15 +613,28 @@ def _search(grid: Grid, grouped: bool) -> list[Step]:
 
 
 @last_state
-def _steps(grid: Grid, grouped: bool) -> list[Step]:
+def _steps(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
     """The search's result for this grid state, computed once for the techniques sharing it."""
-    return _search(grid, grouped)
+    return _search(grid, grouped, max_als)
 
 
 def _finder(tech: str, grouped: bool) -> Callable[[Grid], Iterator[Step]]:
     def find(grid: Grid) -> Iterator[Step]:
-        for step in _steps(grid, grouped):
+        seen: set[frozenset[tuple[int, int]]] = set()
+        first = _steps(grid, grouped)
+        for step in first:
             if step.technique == tech:
+                seen.add(frozenset(step.eliminations))
+                yield step
+        if not grouped:
+            return
+        # the solve loop takes the first step of the first technique that has one: it
+        # gets here only when no step of this one or one asked before it was found
+        asked = GROUPED_ORDER[: GROUPED_ORDER.index(tech) + 1]
+        if not any(step.technique in asked for step in first):
+            return
+        for step in _steps(grid, grouped, WIDE_ALS_NODE_CELLS):
+            if step.technique == tech and frozenset(step.eliminations) not in seen:
                 yield step
 
     find.__name__ = "find_" + tech.replace("-", "_")
