@@ -338,9 +338,18 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
     level2 = [0] * CELL_NODES + [2] * (als_base - CELL_NODES) + [4] * (len(g.digit) - als_base)
     found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
 
+    digit_of, buddies_of = g.digit, g.buddies
+    # per ALS node, its digits other than the entry digit and their buddies (closures)
+    als_exits = [
+        [(k, g.set_of(n).buddies[k]) for k in DIGITS_IN[g.set_of(n).mask & ~BIT[digit_of[n]]]]
+        for n in range(als_base, len(digit_of))
+    ]
+
     def bfs(start: int, on: bool) -> dict[State, State]:
         """Shortest chains from one assumption; the first link leaves the start cell."""
         s_cell = start // 9
+        s_bit = 1 << s_cell
+        s_mask = cands[s_cell]
         s_state = start * 8 + on
         parent: dict[State, State] = {s_state: -1}
         frontier = [s_state]
@@ -353,16 +362,15 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
                 flag = state & 6
                 if state & 1:
                     targets = weak_go[node]
-                    d = g.digit[node]
                     if node < als_base:
-                        if cands[s_cell] & BIT[d] and g.buddies[node] >> s_cell & 1:
+                        d = digit_of[node]
+                        if s_mask & BIT[d] and buddies_of[node] & s_bit:
                             closure = (s_cell * 9 + d - 1) * 8 + flag
                             if closure not in parent and closure != s_state:
                                 parent[closure] = state
                     else:
-                        a = g.set_of(node)
-                        for k in DIGITS_IN[a.mask & ~BIT[d]]:
-                            if a.buddies[k] >> s_cell & 1:
+                        for k, kb in als_exits[node - als_base]:
+                            if kb & s_bit:
                                 closure = (s_cell * 9 + k - 1) * 8 + flag
                                 if closure not in parent and closure != s_state:
                                     parent[closure] = state
@@ -377,8 +385,21 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
                 else:
                     targets = strong[node]
                     new_on = 1
+                if not grouped:  # no group nor ALS node: no level to carry
+                    for m in targets:
+                        st = m * 8 + new_on
+                        if st in parent:
+                            continue
+                        if cell_of[m] == s_cell:
+                            if state != s_state:  # the first link must leave the start cell
+                                parent[st] = state  # back in the start cell: a loop
+                            continue
+                        parent[st] = state
+                        nxt.append(st)
+                    continue
                 for m in targets:
-                    st = m * 8 + (level2[m] if level2[m] > flag else flag) + new_on
+                    lv = level2[m]
+                    st = m * 8 + (lv if lv > flag else flag) + new_on
                     if st in parent:
                         continue
                     if cell_of[m] == s_cell:
