@@ -19,9 +19,10 @@ from .solve import (
     validate,
 )
 from .steps import Step, Technique
-from .techniques import ORDER, TECHNIQUES
+from .techniques import ALL_TECHNIQUES, ORDER, TECHNIQUES
 
 __all__ = [
+    "ALL_TECHNIQUES",
     "MULTIPLE",
     "NO_SOLUTION",
     "ORDER",
