@@ -52,7 +52,8 @@ rows say ``estimate`` in :data:`SER_TABLE`.
 the chain's size, 0.1 is added for each threshold it exceeds in 4, 6, 8, 12, 16, 24, 32,
 48, ... (each threshold alternately x3/2 and x4/3 the previous). SE measures a chain by its
 number of implications less 2; we use the number of nodes in ``Step.chain``, or, for chain
-steps recorded without nodes, an estimate from the chain's cells.
+steps recorded without nodes, an estimate from the chain's cells. Like SE
+(``getNestedComplexity``), a nested net's size adds the sizes of the inner nets it used.
 """
 
 from __future__ import annotations
@@ -201,6 +202,11 @@ def length_bonus(length: int) -> float:
 
 def chain_length(step: Step) -> int:
     """The number of nodes of a chain step (estimated from its cells without ``chain``)."""
+    if step.technique == "forcing-net-nested":
+        from .techniques.forcing import nested_inner_nodes
+
+        # SE's complexity of a nested chain adds its nested chains' (getNestedComplexity)
+        return len(step.chain) + sum(nested_inner_nodes(step))
     if step.chain:
         return len(step.chain)
     return len(step.cells) * _NODES_PER_CELL.get(step.technique, 1)

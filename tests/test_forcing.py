@@ -9,6 +9,7 @@ import pytest
 
 from solver import SOLVED, Grid, parse_values, solve
 from solver.parse import parse_pencilmarks, read_puzzle_file
+from solver.rating import chain_length
 from solver.reglib import run_case, run_file
 from solver.search import solutions
 from solver.steps import Step
@@ -164,8 +165,11 @@ def test_nested_forcing_net() -> None:
     grid = parse_pencilmarks(HARD_1_TRIAL)
     step = _first(find_forcing_net_nested, grid)
     assert step.eliminations == ((49, 4),)
-    # 37 nodes; r3c6=3, r7c5=9 and r1c5=3 refuted by inner nets.
-    assert step.extra == (37, 23 * 9 + 3 - 1, 58 * 9 + 9 - 1, 4 * 9 + 3 - 1)
+    # 37 nodes; r3c6=3, r7c5=9 and r1c5=3 refuted by inner nets (their sizes last).
+    assert step.extra[:4] == (37, 23 * 9 + 3 - 1, 58 * 9 + 9 - 1, 4 * 9 + 3 - 1)
+    inner = step.extra[4:]
+    assert len(inner) == 3 and all(n >= 2 for n in inner)
+    assert chain_length(step) == len(step.chain) + sum(inner)
     assert step.text == (
         "Nested forcing net: if r6c5=4, singles and locked candidates show it forces r3c7=3, "
         "r6c1=3, r6c7=8, r7c2=3, r9c8=8, r7c5=1, r9c5=9, r1c5=5, r8c5=3, r8c6=5 (using 26 "

@@ -86,6 +86,7 @@ class _Outcome:
     off_bits: int = 0  # candidate indices found false
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
     refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
+    inner_nodes: dict[int, int] = field(default_factory=dict)  # refuted fact -> inner net size
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
 
     def stage(self, fact: int) -> int:
@@ -245,10 +246,12 @@ class _Propagator:
             if sub.clash is None:
                 continue
             used = set(sub.clash[3])
-            for f in _ancestors(sub, sub.clash[3]):
+            inner_net = _ancestors(sub, sub.clash[3])
+            for f in inner_net:
                 used.update(sub.reason[f][1])
             deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
             out.refuted.append(_fact(c, d, False))
+            out.inner_nodes[_fact(c, d, False)] = len(inner_net)
             set_off(c, d, deps)
             return True
         return False
@@ -515,8 +518,10 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
     """A net that, when singles stall, refutes a candidate of a bivalue cell (or of a
     digit with two places in a house) by a net of its own, and so on, until it clashes.
 
-    Evidence as for contradictions, except that ``extra`` is ``(net size, *refuted)``
-    with the refuted candidates as indices ``cell * 9 + digit - 1``. Candidates of cells
+    Evidence as for contradictions, except that ``extra`` is ``(net size, *refuted,
+    *inner sizes)``: the refuted candidates as indices ``cell * 9 + digit - 1``, then, in
+    the same order, the number of facts of the inner net that refuted each (SE counts
+    nested chains in a chain's size). Candidates of cells
     with fewest candidates are tried first and steps come out as found: the search is
     costly.
     """
@@ -529,8 +534,19 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
         (branch,) = _branches_of_clash(out, True)
         step = _contradiction_step("forcing-net-nested", out, [branch])
         kept = set(branch)
-        refuted = tuple(f >> 1 for f in out.refuted if f in kept)
-        yield replace(step, extra=(len(branch), *refuted))
+        refuted = [f for f in out.refuted if f in kept]
+        sizes = tuple(out.inner_nodes[f] for f in refuted)
+        yield replace(step, extra=(len(branch), *(f >> 1 for f in refuted), *sizes))
+
+
+def nested_refuted(step: Step) -> tuple[int, ...]:
+    """The candidates (``cell * 9 + digit - 1``) a nested net's inner nets refuted."""
+    return step.extra[1 : 1 + (len(step.extra) - 1) // 2]
+
+
+def nested_inner_nodes(step: Step) -> tuple[int, ...]:
+    """The size (facts) of the inner net that refuted each of :func:`nested_refuted`."""
+    return step.extra[1 + (len(step.extra) - 1) // 2 :]
 
 
 # ---------------------------------------------------------------------------------------
@@ -586,7 +602,7 @@ def describe_forcing_contradiction(step: Step) -> str:
     verdict = f"{cell_name(cell)} <> {digit}" if assumed_on else f"{cell_name(cell)} = {digit}"
     if step.technique == "forcing-net-nested":
         how = _net_text(step.chain)
-        inner = [f"{cell_name(i // 9)}={i % 9 + 1}" for i in step.extra[1:]]
+        inner = [f"{cell_name(i // 9)}={i % 9 + 1}" for i in nested_refuted(step)]
         clash = _clash_text(step).removeprefix("which ")
         if len(inner) > 1:
             within = (
