@@ -54,9 +54,8 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
             return True
 
 
-def _search(values: list[int], cands: list[int], limit: int, out: list[list[int]]) -> None:
-    if not _propagate(values, cands):
-        return
+def branch_cell(values: list[int], cands: list[int]) -> int:
+    """The empty cell with fewest candidates (the first bivalue one), -1 when full."""
     best, best_count = -1, 10
     for c in CELLS:
         if not values[c]:
@@ -65,6 +64,13 @@ def _search(values: list[int], cands: list[int], limit: int, out: list[list[int]
                 best, best_count = c, n
                 if n == 2:
                     break
+    return best
+
+
+def _search(values: list[int], cands: list[int], limit: int, out: list[list[int]]) -> None:
+    if not _propagate(values, cands):
+        return
+    best = branch_cell(values, cands)
     if best < 0:
         out.append(values)
         return

@@ -33,7 +33,7 @@ from ..grid import (
     common_peers,
 )
 from ..steps import ChainNode, Step, cells_text, eliminations_text
-from .statecache import last_state
+from .statecache import digit_patterns, last_state
 
 MAX_ALS_CELLS = 8  # HoDoKu's bound: an ALS of 9 cells would be a whole house
 MAX_CHAIN_ALS = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
@@ -64,16 +64,6 @@ class AlsIndex:
     # overlap_links: the same, also for overlapping ALS (the RC digits outside the overlap)
     overlap_links: tuple[tuple[tuple[int, int], ...], ...]
     digit_bits: tuple[int, ...]  # digit_bits[d]: cells with candidate d
-
-
-def _digit_cell_bits(grid: Grid) -> tuple[int, ...]:
-    bits = [0] * 10
-    for c, m in enumerate(grid.candidates):
-        while m:
-            low = m & -m
-            bits[low.bit_length()] |= 1 << c
-            m ^= low
-    return tuple(bits)
 
 
 # Subsets s of up to 9 house cells by index bitmask: the lowest index, s without it, |s|.
@@ -127,7 +117,7 @@ def _make_als(
 @last_state
 def als_index(grid: Grid) -> AlsIndex:
     """The ALS and restricted commons of ``grid``'s state (cached for the last state)."""
-    digit_bits = _digit_cell_bits(grid)
+    digit_bits = tuple(digit_patterns(grid))
     alses = _collect_alses(grid, digit_bits)
     # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them and
     # test each pair of groups once instead of every pair of ALS.

@@ -46,6 +46,7 @@ from ..grid import (
 )
 from ..search import solutions_from_candidates
 from ..steps import ChainNode, Step
+from .statecache import state_key
 
 # Candidate ``(cell, digit)`` is index ``cell * 9 + digit - 1``; a fact is ``2 * index + on``.
 CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
@@ -354,10 +355,6 @@ def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
 _FINAL: dict[bool, tuple[tuple[int, ...], dict[tuple[int, int, bool], _Outcome]]] = {}
 
 
-def _state_key(grid: Grid) -> tuple[int, ...]:
-    return (*grid.values, *grid.candidates)
-
-
 def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
@@ -381,7 +378,7 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         for _size, _k, out, branches in found:
             yield _contradiction_step(technique, out, branches)
     if len(final) == len(premises):  # no clash anywhere: every outcome is complete
-        _FINAL[net] = (_state_key(grid), final)
+        _FINAL[net] = (state_key(grid), final)
 
 
 def _final_outcomes(
@@ -389,7 +386,7 @@ def _final_outcomes(
 ) -> dict[tuple[int, int, bool], _Outcome]:
     """Every premise followed to its end (clash or fixpoint)."""
     cached = _FINAL.get(net)
-    if cached is not None and cached[0] == _state_key(grid):
+    if cached is not None and cached[0] == state_key(grid):
         outcomes = cached[1]
         if all(p in outcomes for p in premises):
             return outcomes
@@ -666,7 +663,7 @@ def describe_forcing_verity(step: Step) -> str:
 def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int] | None:
     """Exhaust the state: (guesses made, first cell guessed) when it has no solution,
     None when it has one or the budget of guesses runs out."""
-    from ..search import _propagate
+    from ..search import _propagate, branch_cell
 
     count = 0
     first = -1
@@ -675,14 +672,7 @@ def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int]
         vals, cs = stack.pop()
         if not _propagate(vals, cs):
             continue
-        best, best_n = -1, 10
-        for c in range(81):
-            if not vals[c]:
-                n = POPCOUNT[cs[c]]
-                if n < best_n:
-                    best, best_n = c, n
-                    if n == 2:
-                        break
+        best = branch_cell(vals, cs)
         if best < 0:
             return None
         if first < 0:

@@ -21,10 +21,9 @@ whose bound (less what two fins can save) exceeds the size are cut while being b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..grid import (
-    BIT,
     BOX_OF,
     HOUSE_BITS,
     PEER_BITS,
@@ -35,7 +34,7 @@ from ..grid import (
     house_name,
 )
 from ..steps import Finder, Step, eliminations_text
-from .statecache import last_state
+from .statecache import by_digit_pattern, digit_patterns, last_state
 
 # Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
 # every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
@@ -271,28 +270,30 @@ def _min_covers(pattern: int, multi: int, flags: int, fins: int) -> int:
 # One result of a digit's search, digit left out: (technique, base houses, cover houses,
 # eliminations, base candidates, fins, endo fins)
 _Found = tuple[str, tuple[int, ...], tuple[int, ...], int, int, int, int]
-# A digit's search depends on that digit's candidates only, and a solve step changes the
-# candidates of few digits: the solve loop (and every-state checks) mostly hit this cache.
-_DIGIT_CACHE: dict[tuple[int, int], tuple[_Found, ...]] = {}
-_DIGIT_CACHE_SIZE = 4096
+
+
+def fish_steps(
+    grid: Grid, size: int, on_digit: Callable[[Grid, int, int, int], tuple[_Found, ...]]
+) -> Iterator[Step]:
+    """The steps of a per-digit fish search, digit by digit: ``on_digit(grid, digit,
+    digit_bits, size)`` is the search memoised with
+    :func:`~.statecache.by_digit_pattern` (a digit's fish depend on its candidates only,
+    and a solve step changes the candidates of few digits)."""
+    patterns = digit_patterns(grid)
+    for digit in range(1, 10):
+        for tech, base, covers, targets, base_bits, fins, endo in on_digit(
+            grid, digit, patterns[digit], size
+        ):
+            yield _step(tech, digit, base, covers, targets, base_bits, fins, endo)
+
+
+@by_digit_pattern
+def _franken_on_digit(grid: Grid, digit: int, bits: int, size: int) -> tuple[_Found, ...]:
+    return tuple(_search_digit(bits, size))
 
 
 def _franken(grid: Grid, size: int) -> Iterator[Step]:
-    cands = grid.candidates
-    for digit in range(1, 10):
-        bit = BIT[digit]
-        digit_bits = 0
-        for c in range(81):
-            if cands[c] & bit:
-                digit_bits |= 1 << c
-        key = (size, digit_bits)
-        found = _DIGIT_CACHE.get(key)
-        if found is None:
-            if len(_DIGIT_CACHE) >= _DIGIT_CACHE_SIZE:
-                _DIGIT_CACHE.clear()
-            found = _DIGIT_CACHE[key] = tuple(_search_digit(digit_bits, size))
-        for tech, base, covers, targets, base_bits, fins, endo in found:
-            yield _step(tech, digit, base, covers, targets, base_bits, fins, endo)
+    return fish_steps(grid, size, _franken_on_digit)
 
 
 def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:

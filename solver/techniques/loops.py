@@ -46,7 +46,7 @@ from ..grid import (
 )
 from ..steps import ChainNode, Step, cells_text, eliminations_text
 from .als import Als
-from .statecache import last_state
+from .statecache import digit_patterns, last_state
 
 MAX_LINKS = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
@@ -94,10 +94,7 @@ class _Graph:
 
     def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
-        digit_bits = [0] * 10
-        for c in range(81):
-            for d in DIGITS_IN[cands[c]]:
-                digit_bits[d] |= 1 << c
+        digit_bits = digit_patterns(grid)
         self.digit: list[int] = [n % 9 + 1 for n in range(CELL_NODES)]
         self.cell: list[int] = [n // 9 for n in range(CELL_NODES)]
         self.cells: list[int] = [1 << (n // 9) for n in range(CELL_NODES)]
@@ -291,10 +288,7 @@ class _Graph:
 def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
     """The ALS of 2..``max_cells`` cells of the grid (those a chain can use)."""
     cands = grid.candidates
-    digit_bits = [0] * 10
-    for c in range(81):
-        for d in DIGITS_IN[cands[c]]:
-            digit_bits[d] |= 1 << c
+    digit_bits = digit_patterns(grid)
     found: dict[int, Als] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
@@ -385,18 +379,6 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
                 else:
                     targets = strong[node]
                     new_on = 1
-                if not grouped:  # no group nor ALS node: no level to carry
-                    for m in targets:
-                        st = m * 8 + new_on
-                        if st in parent:
-                            continue
-                        if cell_of[m] == s_cell:
-                            if state != s_state:  # the first link must leave the start cell
-                                parent[st] = state  # back in the start cell: a loop
-                            continue
-                        parent[st] = state
-                        nxt.append(st)
-                    continue
                 for m in targets:
                     lv = level2[m]
                     st = m * 8 + (lv if lv > flag else flag) + new_on

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import BIT, BOX_OF, HOUSE_BITS, PEER_BITS, Grid, cells_of_bits, common_peers
+from ..grid import BOX_OF, HOUSE_BITS, PEER_BITS, Grid, common_peers
 from ..steps import Finder, Step
-from .frankenfish import describe_fish_text
-from .statecache import last_state
+from .frankenfish import _Found, describe_fish_text, fish_steps
+from .statecache import by_digit_pattern, last_state
 
 SIZES = (2, 3, 4, 5, 6)
 MAX_FINS = 5  # HoDoKu's limits: fins (endo fins included), and endo fins among them
@@ -78,13 +78,6 @@ def _independent(cells: int, base_mask: int, limit: int) -> int:
         if count > limit:
             break
     return count
-
-
-# One fish of a digit's search: (technique, base houses, cover houses, eliminations,
-# base candidates, fins, endo fins)
-_Found = tuple[str, tuple[int, ...], tuple[int, ...], int, int, int, int]
-_DIGIT_CACHE: dict[tuple[int, int], tuple[_Found, ...]] = {}
-_DIGIT_CACHE_SIZE = 4096
 
 
 def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
@@ -266,29 +259,13 @@ def _with_siamese(
                    all_fins & ~endo, endo)  # fmt: skip
 
 
+@by_digit_pattern
+def _mutant_on_digit(grid: Grid, digit: int, bits: int, size: int) -> tuple[_Found, ...]:
+    return tuple(_search_digit(bits, size))
+
+
 def _mutant(grid: Grid, size: int) -> Iterator[Step]:
-    cands = grid.candidates
-    for digit in range(1, 10):
-        bit = BIT[digit]
-        digit_bits = 0
-        for c in range(81):
-            if cands[c] & bit:
-                digit_bits |= 1 << c
-        key = (size, digit_bits)
-        found = _DIGIT_CACHE.get(key)
-        if found is None:
-            if len(_DIGIT_CACHE) >= _DIGIT_CACHE_SIZE:
-                _DIGIT_CACHE.clear()
-            found = _DIGIT_CACHE[key] = tuple(_search_digit(digit_bits, size))
-        for tech, base, covers, targets, base_bits, fins, endo in found:
-            yield Step(
-                tech,
-                eliminations=tuple((c, digit) for c in cells_of_bits(targets)),
-                cells=tuple(cells_of_bits(base_bits & ~fins & ~endo)),
-                houses=base + covers,
-                digits=(digit,),
-                extra=tuple(cells_of_bits(fins | endo)),
-            )
+    return fish_steps(grid, size, _mutant_on_digit)
 
 
 @last_state

@@ -17,6 +17,11 @@ from ..grid import DIGITS_IN, Grid
 T = TypeVar("T")
 
 
+def state_key(grid: Grid) -> tuple[int, ...]:
+    """A grid state's values and candidates, as a hashable key."""
+    return (*grid.values, *grid.candidates)
+
+
 def last_state(compute: Callable[..., T]) -> Callable[..., T]:
     """Decorate ``compute(grid, *args)``: repeated calls on an unchanged grid state (its
     values and candidates) with the same ``args`` return the first call's result."""
@@ -24,7 +29,7 @@ def last_state(compute: Callable[..., T]) -> Callable[..., T]:
 
     @wraps(compute)
     def cached(grid: Grid, *args: Hashable) -> T:
-        key = (*grid.values, *grid.candidates)
+        key = state_key(grid)
         hit = last.get(args)
         if hit is not None and hit[0] == key:
             return hit[1]
