@@ -99,14 +99,25 @@ class Grid:
 
     __slots__ = ("candidates", "givens", "values")
 
-    def __init__(self, values: Sequence[int], *, givens: Sequence[bool] | None = None) -> None:
+    def __init__(
+        self,
+        values: Sequence[int],
+        *,
+        givens: Sequence[bool] | None = None,
+        candidates: list[int] | None = None,
+    ) -> None:
+        """``candidates``, when given, is taken as it is (not copied, not checked): the
+        fast path for copies and for the forcing nets' scratch grids."""
         if len(values) != 81:
             raise ValueError(f"a grid has 81 cells, got {len(values)}")
         self.values: list[int] = list(values)
         self.givens: list[bool] = (
             list(givens) if givens is not None else [v != 0 for v in self.values]
         )
-        self.candidates: list[int] = [0] * 81
+        if candidates is not None:
+            self.candidates: list[int] = candidates
+            return
+        self.candidates = [0] * 81
         for c in CELLS:
             if self.values[c] == 0:
                 used = 0
@@ -115,11 +126,7 @@ class Grid:
                 self.candidates[c] = ALL_DIGITS & ~used
 
     def copy(self) -> Grid:
-        new = Grid.__new__(Grid)
-        new.values = self.values[:]
-        new.candidates = self.candidates[:]
-        new.givens = self.givens[:]
-        return new
+        return Grid(self.values, givens=self.givens, candidates=self.candidates[:])
 
     def place(self, cell: int, digit: int) -> None:
         """Put ``digit`` into ``cell`` and remove it from the peers' candidates."""

@@ -229,9 +229,7 @@ class _Propagator:
     ) -> bool:
         """At a fixpoint, try each candidate of a bivalue cell with a net of its own; the
         first that clashes is false (resting on the outer facts the inner net used)."""
-        inner_grid = Grid.__new__(Grid)
-        inner_grid.values, inner_grid.candidates = val, cand
-        inner_grid.givens = [False] * 81
+        inner_grid = Grid(val, givens=[False] * 81, candidates=cand)
         inner = _Propagator(inner_grid, True)
         reason = out.reason
         # Candidates of bivalue cells, then those of a digit with two places in a house.
