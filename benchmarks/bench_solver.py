@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import SOLVED, parse_puzzle, solve  # noqa: E402
+from solver import SOLVED, parse_puzzle, solve, solver_mode  # noqa: E402
 from solver.parse import read_puzzle_file  # noqa: E402
 from solver.search import solutions  # noqa: E402
 
@@ -73,7 +73,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=None, help="at most N puzzles per set")
     args = ap.parse_args()
     print(
-        f"Solver benchmark ({time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]}, 1 core)\n"
+        f"Solver benchmark ({time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]}, 1 core, "
+        f"solver {solver_mode()})\n"
     )
     print("| set | puzzles | solved | solved without trial | wrong cells | median ms | p95 ms "
           "| mean ms |")  # fmt: skip

@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import SOLVED, parse_puzzle, solve  # noqa: E402
+from solver import SOLVED, parse_puzzle, solve, solver_mode  # noqa: E402
 from solver.parse import read_puzzle_file  # noqa: E402
 
 VENV = ROOT / "benchmarks" / ".venv-hodoku"
@@ -123,7 +123,7 @@ def main() -> None:
         sys.exit(f"no hodoku-py venv at {VENV}: run with --setup first")
     print(
         f"Speed vs hodoku-py ({time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]}, "
-        "1 core each, run one after the other)\n"
+        f"1 core each, run one after the other; our solver {solver_mode()})\n"
     )
     print(
         "| set | puzzles | solver | solved without guessing | median ms | mean ms | max ms |"

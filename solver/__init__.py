@@ -1,4 +1,20 @@
-"""Pure-Python logical Sudoku solver: grid model, techniques, step log, rating, uniqueness."""
+"""Logical Sudoku solver: grid model, techniques, step log, rating, uniqueness.
+
+Pure Python; ``make`` also compiles its hot modules with mypyc, used only while they match
+their sources (see :mod:`solver.native`). ``NATIVE`` says whether they are in use here and
+``NATIVE_REASON`` why not.
+"""
+
+# First of all: decide whether the compiled modules may load (before any of them does).
+from .native import select as _select_modules
+
+NATIVE, NATIVE_REASON = _select_modules()
+
+
+def solver_mode() -> str:
+    """How the solver runs here, for benchmark headers and ``--version``-like reports."""
+    return "compiled with mypyc" if NATIVE else f"in plain Python ({NATIVE_REASON})"
+
 
 from .errors import ExitCode, InvalidPuzzleError, PuzzleFormatError, SudokuScanError
 from .grid import Grid
@@ -24,6 +40,8 @@ from .techniques import ALL_TECHNIQUES, ORDER, TECHNIQUES
 __all__ = [
     "ALL_TECHNIQUES",
     "MULTIPLE",
+    "NATIVE",
+    "NATIVE_REASON",
     "NO_SOLUTION",
     "ORDER",
     "SOLVED",
@@ -50,5 +68,6 @@ __all__ = [
     "read_puzzle_file",
     "solutions",
     "solve",
+    "solver_mode",
     "validate",
 ]

@@ -615,9 +615,15 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
     return [step for _n, step in sorted(found.values(), key=lambda ns: ns[0])]
 
 
+# Searches run so far, per largest ALS node size (read by tests and profiling; a counter,
+# not a patched function, because compiled modules call each other directly).
+SEARCHES: dict[int, int] = {}
+
+
 @last_state
 def _steps(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
     """The search's result for this grid state, computed once for the techniques sharing it."""
+    SEARCHES[max_als] = SEARCHES.get(max_als, 0) + 1
     return _search(grid, grouped, max_als)
 
 
