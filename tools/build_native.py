@@ -85,31 +85,43 @@ def write_manifest(compiled: bool, reason: str = "", sources: list[Path] | None 
 
 
 def build(sources: list[Path]) -> None:
-    """Run mypyc through setuptools' build_ext --inplace; output goes to the log."""
+    """Run mypyc through setuptools' build_ext; output goes to the log.
+
+    It runs in the build folder, away from the project's pyproject.toml (which an older
+    setuptools would try, and fail, to read), and copies the modules into the package.
+    """
     from mypyc.build import mypycify
     from setuptools import setup  # type: ignore[import-untyped]
 
     jobs = str(max(1, os.cpu_count() or 1))
-    target = BUILD_DIR / "c"
-    modules = mypycify(
-        [str(p) for p in sources],
-        opt_level="3",
-        debug_level="0",
-        multi_file=True,  # one C file per module: compiled in parallel
-        group_name=GROUP,
-        target_dir=str(target),
-    )
-    for ext in modules:  # mypyc writes a dotted group's headers into the package's folder
-        ext.include_dirs.append(str(target / GROUP.split(".")[0]))
-    setup(
-        name="sudoku-scan-native",
-        script_name="build_native",
-        script_args=[
-            *("build_ext", "--inplace", "--parallel", jobs),
-            *("--build-temp", str(BUILD_DIR / "temp")),
-        ],
-        ext_modules=modules,
-    )
+    target, lib = BUILD_DIR / "c", BUILD_DIR / "lib"
+    shutil.rmtree(lib, ignore_errors=True)
+    os.chdir(BUILD_DIR)
+    try:
+        modules = mypycify(
+            [str(ROOT / p) for p in sources],
+            opt_level="3",
+            debug_level="0",
+            multi_file=True,  # one C file per module: compiled in parallel
+            group_name=GROUP,
+            target_dir=str(target),
+        )
+        for ext in modules:  # mypyc writes a dotted group's headers into the package folder
+            ext.include_dirs.append(str(target / GROUP.split(".")[0]))
+        setup(
+            name="sudoku-scan-native",
+            script_name="build_native",
+            script_args=[
+                *("build_ext", "--parallel", jobs, "--build-lib", str(lib)),
+                *("--build-temp", str(BUILD_DIR / "temp")),
+            ],
+            ext_modules=modules,
+        )
+    finally:
+        os.chdir(ROOT)
+    for built in lib.rglob("*"):
+        if built.suffix in (".so", ".pyd"):
+            shutil.copy2(built, ROOT / built.relative_to(lib))
 
 
 def main() -> int:
