@@ -26,7 +26,6 @@ Evidence of the steps, shared by the describers:
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -83,17 +82,87 @@ class _Outcome:
     premise: int
     reason: dict[int, tuple[int, tuple[int, ...]]]  # fact -> (order, parent facts)
     clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
-    on_bits: int = 0  # candidate indices found true (729-bit set)
-    off_bits: int = 0  # candidate indices found false
+    bits: tuple[int, int] | None = None  # see fact_bits
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
     refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
     inner_nodes: dict[int, int] = field(default_factory=dict)  # refuted fact -> inner net size
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
 
+    def fact_bits(self) -> tuple[int, int]:
+        """The candidate indices found true and found false, as two 729-bit sets (built on
+        demand: only verities read them). For an outcome without a clash."""
+        if self.bits is None:
+            on = off = 0
+            for f in self.reason:
+                if f & 1:
+                    on |= 1 << (f >> 1)
+                else:
+                    off |= 1 << (f >> 1)
+            self.bits = (on, off)
+        return self.bits
+
     def stage(self, fact: int) -> int:
         """The first yield at which ``fact`` was known (``len(stops)``: the final one)."""
         order = self.reason[fact][0]
         return next((i for i, n in enumerate(self.stops) if order < n), len(self.stops))
+
+
+def _offs(bits: int, d: int) -> tuple[int, ...]:
+    """The facts "d is off" in the cells of ``bits``."""
+    return tuple(_fact(p, d, False) for p in cells_of_bits(bits))
+
+
+class _Run:
+    """The working state of one premise being followed, and what it inferred so far."""
+
+    def __init__(self, prop: _Propagator, premise: int) -> None:
+        self.val: list[int] = prop.values[:]
+        self.cand: list[int] = prop.cands[:]
+        self.pos: list[int] = prop.pos0[:]
+        self.placed: list[int] = prop.placed0[:]
+        self.reason: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.queue: list[int] = []  # facts to draw consequences from, read from a head index
+        self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
+        self.out = _Outcome(premise, self.reason, None)
+        self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
+
+    def set_off(self, c: int, d: int, why: tuple[int, ...]) -> None:
+        f = _fact(c, d, False)
+        reason = self.reason
+        if self.val[c] == d:
+            reason[f] = (len(reason), why)
+            self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
+            return
+        bit = BIT[d]
+        cand = self.cand
+        if not cand[c] & bit:
+            return
+        reason[f] = (len(reason), why)
+        self.dirty |= bit
+        cand[c] &= ~bit
+        self.pos[d] &= ~(1 << c)
+        self.queue.append(f)
+
+    def set_on(self, c: int, d: int, why: tuple[int, ...]) -> None:
+        val, cand, reason = self.val, self.cand, self.reason
+        if val[c] == d:
+            return
+        f = _fact(c, d, True)
+        if val[c] or not cand[c] & BIT[d]:
+            reason[f] = (len(reason), why)
+            self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
+            return
+        reason[f] = (len(reason), why)
+        val[c] = d
+        for e in DIGITS_IN[cand[c] & ~BIT[d]]:
+            self.set_off(c, e, (f,))
+        cand[c] = 0
+        pos = self.pos
+        pos[d] &= ~(1 << c)
+        self.placed[d] |= 1 << c
+        self.dirty |= BIT[d]
+        for p in cells_of_bits(PEER_BITS[c] & pos[d]):
+            self.set_off(p, d, (f,))
 
 
 class _Propagator:
@@ -121,73 +190,27 @@ class _Propagator:
     def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
         """Follow the premise; yield the outcome so far each time it passes the next of
         ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
-        values, cands0, net = self.values, self.cands, self.net
-        pos0 = self.pos0
-        val = values[:]
-        cand = cands0[:]
-        pos = pos0[:]
-        placed = self.placed0[:]
-        reason: dict[int, tuple[int, tuple[int, ...]]] = {}
-        queue: deque[int] = deque()
-        clash: list[tuple[int, int, int, tuple[int, ...]]] = []
-        out = _Outcome(_fact(cell, digit, on), reason, None)
-        dirty = [self.locked0]  # digits whose places changed since the last locked pass
-
-        def set_off(c: int, d: int, why: tuple[int, ...]) -> None:
-            f = _fact(c, d, False)
-            if val[c] == d:
-                reason[f] = (len(reason), why)
-                clash.append((CLASH_BOTH, c, d, (f | 1, f)))
-                return
-            bit = BIT[d]
-            if not cand[c] & bit:
-                return
-            reason[f] = (len(reason), why)
-            out.off_bits |= 1 << (f >> 1)
-            dirty[0] |= bit
-            cand[c] &= ~bit
-            pos[d] &= ~(1 << c)
-            queue.append(f)
-
-        def set_on(c: int, d: int, why: tuple[int, ...]) -> None:
-            if val[c] == d:
-                return
-            f = _fact(c, d, True)
-            if val[c] or not cand[c] & BIT[d]:
-                reason[f] = (len(reason), why)
-                clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
-                return
-            reason[f] = (len(reason), why)
-            out.on_bits |= 1 << (f >> 1)
-            val[c] = d
-            for e in DIGITS_IN[cand[c] & ~BIT[d]]:
-                set_off(c, e, (f,))
-            cand[c] = 0
-            pos[d] &= ~(1 << c)
-            placed[d] |= 1 << c
-            dirty[0] |= BIT[d]
-            for p in cells_of_bits(PEER_BITS[c] & pos[d]):
-                set_off(p, d, (f,))
-
-        def offs(bits: int, d: int) -> tuple[int, ...]:
-            return tuple(_fact(p, d, False) for p in cells_of_bits(bits))
-
+        run = _Run(self, _fact(cell, digit, on))
+        values, cands0, net = run.val, self.cands, self.net
+        cand, pos, placed, pos0 = run.cand, run.pos, run.placed, self.pos0
+        reason, queue, clash, out = run.reason, run.queue, run.clash, run.out
         if on:
-            set_on(cell, digit, ())
+            run.set_on(cell, digit, ())
         else:
-            set_off(cell, digit, ())
-        level = 0
+            run.set_off(cell, digit, ())
+        level = head = 0
         while True:
-            while queue and not clash:
+            while head < len(queue) and not clash:
                 if len(reason) > BUDGETS[level]:
                     out.truncated = True
                     out.stops.append(len(reason))
                     yield out
                     level += 1
-                f = queue.popleft()
+                f = queue[head]
+                head += 1
                 i = f >> 1
                 c, d = i // 9, i % 9 + 1
-                if not val[c]:
+                if not values[c]:
                     m = cand[c]
                     orig = cands0[c]
                     if not m:
@@ -196,25 +219,25 @@ class _Propagator:
                         break
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
-                        set_on(c, e, tuple(_fact(c, x, False) for x in DIGITS_IN[orig & ~m]))
+                        run.set_on(c, e, tuple(_fact(c, x, False) for x in DIGITS_IN[orig & ~m]))
                 for h in HOUSES_OF[c]:
                     hb = HOUSE_BITS[h]
                     if placed[d] & hb:
                         continue
                     m = pos[d] & hb
                     if not m:
-                        clash.append((CLASH_HOUSE, h, d, offs(pos0[d] & hb, d)))
+                        clash.append((CLASH_HOUSE, h, d, _offs(pos0[d] & hb, d)))
                         break
                     if m & (m - 1) == 0:
                         orig_bits = pos0[d] & hb
                         if net or orig_bits.bit_count() == 2:
-                            set_on(m.bit_length() - 1, d, offs(orig_bits & ~m, d))
+                            run.set_on(m.bit_length() - 1, d, _offs(orig_bits & ~m, d))
             if clash or not net:
                 break
-            digits, dirty[0] = dirty[0], self.locked0
-            if self._locked(pos, placed, set_off, digits) and queue:
+            digits, run.dirty = run.dirty, self.locked0
+            if self._locked(pos, placed, run.set_off, digits) and head < len(queue):
                 continue
-            if not self.nested or not self._refute_inside(val, cand, out, set_off):
+            if not self.nested or not self._refute_inside(values, cand, out, run.set_off):
                 break
         out.clash = clash[0] if clash else None
         out.truncated = False
@@ -457,8 +480,9 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
             continue
         on_all = off_all = (1 << 729) - 1
         for o in outs:
-            on_all &= o.on_bits
-            off_all &= o.off_bits
+            trues, falses = o.fact_bits()
+            on_all &= trues
+            off_all &= falses
         for bits, on in ((on_all, True), (off_all, False)):
             while bits:
                 low = bits & -bits
