@@ -121,7 +121,8 @@ def als_index(grid: Grid) -> AlsIndex:
     alses = _collect_alses(grid, digit_bits)
     # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them and
     # test each pair of groups once instead of every pair of ALS.
-    rc_of: dict[tuple[int, int], int] = {}
+    # i << 16 | j (i < j; at most 27 * 512 sets, so j fits 16 bits) -> RC digit mask
+    rc_of: dict[int, int] = {}
     seen_memo: dict[int, int] = {}
     for d in range(1, 10):
         groups: dict[int, list[int]] = {}
@@ -145,10 +146,12 @@ def als_index(grid: Grid) -> AlsIndex:
                     for i in l1:
                         for j in l2:
                             if i < j:
-                                rc_of[i, j] = rc_of.get((i, j), 0) | dbit
+                                key = i << 16 | j
+                                rc_of[key] = rc_of.get(key, 0) | dbit
     links: list[list[tuple[int, int]]] = [[] for _ in alses]
     overlap_links: list[list[tuple[int, int]]] = [[] for _ in alses]
-    for (i, j), rc in sorted(rc_of.items()):
+    for key, rc in sorted(rc_of.items()):
+        i, j = key >> 16, key & 0xFFFF
         a, b = alses[i], alses[j]
         shared = a.bits & b.bits
         if shared:
@@ -248,6 +251,10 @@ def find_als_xz(grid: Grid) -> Iterator[Step]:
                 continue
             b = alses[j]
             common = a.mask & b.mask
+            if POPCOUNT[rc] != 2 and not any(
+                a.buddies[z] & b.buddies[z] and rc & ~(1 << (z - 1)) for z in DIGITS_IN[common]
+            ):
+                continue  # no cell sees a common digit (but the RC) in both sets
             elims: set[tuple[int, int]] = set()
             for x in DIGITS_IN[rc]:
                 elims |= _common_elims(a, b, common & ~(1 << (x - 1)))
@@ -335,27 +342,30 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
         first = alses[start]
         if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
             continue  # nothing outside the first set sees any of its digits
-        # state: (set, RC mask just used, first RC mask, min(sets so far, 4))
-        parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None] = {}
-        frontier: list[tuple[int, int, int, int]] = []
+        # state: (set, RC mask just used, first RC mask, min(sets so far, 4)) packed in an
+        # int (see _state); parent: the state it was reached from, -1 for the first link
+        parent: dict[int, int] = {}
+        frontier: list[int] = []
         for nxt, rc in links[start]:
             for x in DIGITS_IN[rc]:
                 bit = 1 << (x - 1)
-                state = (nxt, bit, bit, 2)
+                state = _state(nxt, bit, bit, 2)
                 if state not in parent:
-                    parent[state] = None
+                    parent[state] = -1
                     frontier.append(state)
+        shown: set[int] = set()  # (end set, z digits) already reported from this start
         length = 2
         while frontier and length < MAX_CHAIN_ALS:
             length += 1
-            nxt_frontier: list[tuple[int, int, int, int]] = []
+            nxt_frontier: list[int] = []
             for state in frontier:
-                here, last, x1, _ = state
+                here, last, x1 = state >> 21, state >> 12 & 0x1FF, state >> 3 & 0x1FF
+                tail = x1 << 3 | min(length, 4)  # _state's low bits, the same for every link
                 for nxt, rc in links[here]:
                     actual = rc & ~last  # the RC used next must differ from the one just used
                     if not actual or nxt == start:
                         continue
-                    new = (nxt, actual, x1, min(length, 4))
+                    new = (nxt << 9 | actual) << 12 | tail
                     if new in parent:
                         continue
                     parent[new] = state
@@ -364,32 +374,35 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
                         continue
                     end = alses[nxt]
                     zs = first.mask & end.mask & ~x1 & ~actual
-                    if not zs:
-                        continue
-                    elims = _common_elims(first, end, zs)
-                    if not elims:
+                    if not zs or (nxt << 9 | zs) in shown:
+                        continue  # the eliminations depend only on the ends and zs
+                    if not any(first.buddies[z] & end.buddies[z] for z in DIGITS_IN[zs]):
                         continue
                     states = _chain_states(parent, new)
-                    path = [start, *(st[0] for st in states)]
-                    if len(set(path)) < len(path) or not _new(reported, elims):
+                    path = [start, *(st >> 21 for st in states)]
+                    if len(set(path)) < len(path):
                         continue  # a set used twice is no chain to show
-                    rcs = [st[1] for st in states]
+                    shown.add(nxt << 9 | zs)
+                    elims = _common_elims(first, end, zs)
+                    if not _new(reported, elims):
+                        continue
+                    rcs = [st >> 12 & 0x1FF for st in states]
                     chain = [alses[i] for i in path]
                     yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
             frontier = nxt_frontier
 
 
-def _chain_states(
-    parent: dict[tuple[int, int, int, int], tuple[int, int, int, int] | None],
-    state: tuple[int, int, int, int],
-) -> list[tuple[int, int, int, int]]:
-    """The search states (set, RC mask, ...) of the chain ending in ``state``, from the
-    start."""
+def _state(als: int, rc: int, first_rc: int, sets: int) -> int:
+    """An ALS-chain search state as one int: set index, RC masks (9 bits), 3-bit count."""
+    return ((als << 9 | rc) << 9 | first_rc) << 3 | sets
+
+
+def _chain_states(parent: dict[int, int], state: int) -> list[int]:
+    """The search states of the chain ending in ``state``, from the start."""
     out = []
-    node: tuple[int, int, int, int] | None = state
-    while node is not None:
-        out.append(node)
-        node = parent[node]
+    while state >= 0:
+        out.append(state)
+        state = parent[state]
     return out[::-1]
 
 
