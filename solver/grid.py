@@ -7,40 +7,50 @@ candidate mask. Houses are numbered 0..26: rows 0..8, columns 9..17, boxes 18..2
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
-ALL_DIGITS = 0x1FF
-DIGITS = range(1, 10)
-CELLS = range(81)
+# The tables are Final: compiled (mypyc) code then reads them as constants, not through
+# the module's dictionary.
 
-ROW_OF: tuple[int, ...] = tuple(c // 9 for c in CELLS)
-COL_OF: tuple[int, ...] = tuple(c % 9 for c in CELLS)
-BOX_OF: tuple[int, ...] = tuple((c // 27) * 3 + (c % 9) // 3 for c in CELLS)
+ALL_DIGITS: Final = 0x1FF
+DIGITS: Final = range(1, 10)
+CELLS: Final = range(81)
 
-ROWS: tuple[tuple[int, ...], ...] = tuple(tuple(r * 9 + c for c in range(9)) for r in range(9))
-COLS: tuple[tuple[int, ...], ...] = tuple(tuple(r * 9 + c for r in range(9)) for c in range(9))
-BOXES: tuple[tuple[int, ...], ...] = tuple(
+ROW_OF: Final[tuple[int, ...]] = tuple(c // 9 for c in CELLS)
+COL_OF: Final[tuple[int, ...]] = tuple(c % 9 for c in CELLS)
+BOX_OF: Final[tuple[int, ...]] = tuple((c // 27) * 3 + (c % 9) // 3 for c in CELLS)
+
+ROWS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(r * 9 + c for c in range(9)) for r in range(9)
+)
+COLS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(r * 9 + c for r in range(9)) for c in range(9)
+)
+BOXES: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple((b // 3) * 27 + (b % 3) * 3 + (i // 3) * 9 + i % 3 for i in range(9)) for b in range(9)
 )
-HOUSES: tuple[tuple[int, ...], ...] = ROWS + COLS + BOXES
+HOUSES: Final[tuple[tuple[int, ...], ...]] = ROWS + COLS + BOXES
 # The three houses of each cell: (row house, column house, box house).
-HOUSES_OF: tuple[tuple[int, int, int], ...] = tuple(
+HOUSES_OF: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (ROW_OF[c], 9 + COL_OF[c], 18 + BOX_OF[c]) for c in CELLS
 )
-PEERS: tuple[tuple[int, ...], ...] = tuple(
+PEERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted({p for h in HOUSES_OF[c] for p in HOUSES[h]} - {c})) for c in CELLS
 )
 # 81-bit cell sets ("bitboards") make "cells seeing all of these" a few integer ANDs.
-HOUSE_BITS: tuple[int, ...] = tuple(sum(1 << c for c in h) for h in HOUSES)
-PEER_BITS: tuple[int, ...] = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
-ALL_CELLS = (1 << 81) - 1
+HOUSE_BITS: Final[tuple[int, ...]] = tuple(sum(1 << c for c in h) for h in HOUSES)
+PEER_BITS: Final[tuple[int, ...]] = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
+ALL_CELLS: Final = (1 << 81) - 1
 
-BIT: tuple[int, ...] = (0, *(1 << (d - 1) for d in DIGITS))  # BIT[d] for digit d
-POPCOUNT: tuple[int, ...] = tuple(bin(m).count("1") for m in range(512))
-DIGITS_IN: tuple[tuple[int, ...], ...] = tuple(
+BIT: Final[tuple[int, ...]] = (0, *(1 << (d - 1) for d in DIGITS))  # BIT[d] for digit d
+POPCOUNT: Final[tuple[int, ...]] = tuple(bin(m).count("1") for m in range(512))
+DIGITS_IN: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(d for d in DIGITS if m >> (d - 1) & 1) for m in range(512)
 )
 # SINGLE[m] is the digit when mask m holds exactly one, else 0.
-SINGLE: tuple[int, ...] = tuple(DIGITS_IN[m][0] if POPCOUNT[m] == 1 else 0 for m in range(512))
+SINGLE: Final[tuple[int, ...]] = tuple(
+    DIGITS_IN[m][0] if POPCOUNT[m] == 1 else 0 for m in range(512)
+)
 
 
 def house_name(house: int) -> str:
