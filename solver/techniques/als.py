@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from ..grid import (
     ALL_CELLS,
@@ -35,9 +36,9 @@ from ..grid import (
 from ..steps import ChainNode, Step, cells_text, eliminations_text
 from .statecache import digit_patterns, last_state
 
-MAX_ALS_CELLS = 8  # HoDoKu's bound: an ALS of 9 cells would be a whole house
-MAX_CHAIN_ALS = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
-BLOSSOM_BUDGET = 20000  # petal combinations tried per search
+MAX_ALS_CELLS: Final = 8  # HoDoKu's bound: an ALS of 9 cells would be a whole house
+MAX_CHAIN_ALS: Final = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
+BLOSSOM_BUDGET: Final = 20000  # petal combinations tried per search
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +68,9 @@ class AlsIndex:
 
 
 # Subsets s of up to 9 house cells by index bitmask: the lowest index, s without it, |s|.
-_LOW = tuple((s & -s).bit_length() - 1 for s in range(512))
-_REST = tuple(s & (s - 1) for s in range(512))
-_SIZE = tuple(bin(s).count("1") for s in range(512))
+_LOW: Final = tuple((s & -s).bit_length() - 1 for s in range(512))
+_REST: Final = tuple(s & (s - 1) for s in range(512))
+_SIZE: Final = tuple(bin(s).count("1") for s in range(512))
 
 
 def _collect_alses(grid: Grid, digit_bits: tuple[int, ...]) -> list[Als]:

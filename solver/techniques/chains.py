@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
 from ..steps import Step, eliminations_text
 from .singledigit import strong_links
 from .statecache import by_digit_pattern, digit_patterns
 
-MAX_CHAIN_NODES = 24  # long chains explain nothing a person can follow
+MAX_CHAIN_NODES: Final = 24  # long chains explain nothing a person can follow
 
 
 def find_w_wing(grid: Grid) -> Iterator[Step]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import Final
 
 from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, house_name
 from ..steps import Candidate, Finder, Step, eliminations_text
@@ -138,7 +139,7 @@ _SIZE_OF = {v: k for ids in (FINNED_IDS, SASHIMI_IDS) for k, v in ids.items()}
 
 # Per stack (three adjacent lines): every non-empty subset of a 9-bit position mask that
 # lies inside the stack, by size; the fin lines of a finned fish are one of them.
-_STACK_MASKS = (0b000000111, 0b000111000, 0b111000000)
+_STACK_MASKS: Final = (0b000000111, 0b000111000, 0b111000000)
 
 
 def _subsets_of(mask: int, k: int) -> list[int]:
@@ -153,7 +154,7 @@ def _subsets_of(mask: int, k: int) -> list[int]:
 
 
 # _STACK_SUBSETS[mask][k]: the k-element subsets of a position mask lying in one stack.
-_STACK_SUBSETS: dict[int, list[list[int]]] = {
+_STACK_SUBSETS: Final[dict[int, list[list[int]]]] = {
     m << (3 * stack): [_subsets_of(m << (3 * stack), k) for k in range(4)]
     for stack in range(3)
     for m in range(8)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from ..grid import (
     BIT,
@@ -50,10 +51,10 @@ from .statecache import state_key
 # Candidate ``(cell, digit)`` is index ``cell * 9 + digit - 1``; a fact is ``2 * index + on``.
 CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
-MAX_TEXT_NODES = 14
+MAX_TEXT_NODES: Final = 14
 # A premise is followed in stages of growing fact budgets, so that short proofs come out
 # first and a caller taking only the first few steps never pays for a full search.
-BUDGETS = (16, 64, 256, 1 << 30)
+BUDGETS: Final = (16, 64, 256, 1 << 30)
 
 
 def _fact(cell: int, digit: int, on: bool) -> int:
@@ -66,7 +67,7 @@ def _node(fact: int) -> ChainNode:
 
 
 # Locked candidates: per box, its three row and three column segments as cell sets.
-_BOX_LINES: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+_BOX_LINES: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
     tuple(
         (HOUSE_BITS[b] & HOUSE_BITS[line], b, line)
         for line in sorted({h for c in BOXES[b - 18] for h in HOUSES_OF[c][:2]})

@@ -22,6 +22,7 @@ whose bound (less what two fins can save) exceeds the size are cut while being b
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Final
 
 from ..grid import (
     BOX_OF,
@@ -38,8 +39,8 @@ from .statecache import by_digit_pattern, digit_patterns, last_state
 
 # Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
 # every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
-MAX_FINS = {2: 2, 3: 1, 4: 2}
-MAX_ENDO_FINS = 2
+MAX_FINS: Final = {2: 2, 3: 1, 4: 2}
+MAX_ENDO_FINS: Final = 2
 
 FRANKEN_IDS = {2: "franken-x-wing", 3: "franken-swordfish", 4: "franken-jellyfish"}
 FINNED_FRANKEN_IDS = {
@@ -161,7 +162,7 @@ def _covers_for_base(
 
 # Cells of each cross group: stacks when rows are the lines (covers are columns and
 # boxes, which never span two stacks), bands when columns are.
-_GROUP_BITS = (
+_GROUP_BITS: Final = (
     tuple(sum(1 << c for c in range(81) if (c % 9) // 3 == g) for g in range(3)),
     tuple(sum(1 << c for c in range(81) if c // 27 == g) for g in range(3)),
 )
@@ -180,8 +181,8 @@ def _cover_masks(orient: int) -> tuple[int, ...]:
     return tuple(masks)
 
 
-_COVER_MASK = (_cover_masks(0), _cover_masks(1))
-_CROSS_OF = (tuple(9 + c % 9 for c in range(81)), tuple(c // 9 for c in range(81)))
+_COVER_MASK: Final = (_cover_masks(0), _cover_masks(1))
+_CROSS_OF: Final = (tuple(9 + c % 9 for c in range(81)), tuple(c // 9 for c in range(81)))
 
 
 def _min_covers_table() -> tuple[int, ...]:
@@ -205,10 +206,10 @@ def _min_covers_table() -> tuple[int, ...]:
     return tuple(table)
 
 
-_MIN_COVERS = _min_covers_table()
+_MIN_COVERS: Final = _min_covers_table()
 # Per orientation (0: rows are lines, 1: columns), where a cell goes in a 27-bit base
 # pattern: 9 bits per cross group (stack, or band), 3 per sub-block, 1 per cross line.
-_PATTERN_BIT = tuple(
+_PATTERN_BIT: Final = tuple(
     tuple(
         1 << ((x // 3) * 9 + (line // 3) * 3 + x % 3)
         for line, x in ((c // 9, c % 9) if o == 0 else (c % 9, c // 9) for c in range(81))
@@ -216,13 +217,13 @@ _PATTERN_BIT = tuple(
     for o in (0, 1)
 )
 # The box flag of a box in a 9-bit flag set: 3 per cross group, 1 per sub-block.
-_BOX_FLAG = tuple(
+_BOX_FLAG: Final = tuple(
     tuple(1 << ((b % 3) * 3 + b // 3) if o == 0 else 1 << ((b // 3) * 3 + b % 3) for b in range(9))
     for o in (0, 1)
 )
 
 
-_GROUP_COST: dict[int, tuple[int, int]] = {}
+_GROUP_COST: Final[dict[int, tuple[int, int]]] = {}
 
 
 def _group_cost(key: int) -> tuple[int, int]:

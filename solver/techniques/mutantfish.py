@@ -25,6 +25,7 @@ included) are capped at HoDoKu's five, at most two of them endo fins.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from ..grid import BOX_OF, HOUSE_BITS, PEER_BITS, Grid, common_peers
 from ..steps import Finder, Step
@@ -32,16 +33,16 @@ from .frankenfish import _Found, describe_fish_text, fish_steps
 from .statecache import by_digit_pattern, last_state
 
 SIZES = (2, 3, 4, 5, 6)
-MAX_FINS = 5  # HoDoKu's limits: fins (endo fins included), and endo fins among them
-MAX_ENDO_FINS = 2
+MAX_FINS: Final = 5  # HoDoKu's limits: fins (endo fins included), and endo fins among them
+MAX_ENDO_FINS: Final = 2
 NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish", 5: "Squirmbag", 6: "Whale"}
 MUTANT_IDS = {n: "mutant-" + NAMES[n].lower() for n in SIZES}
 FINNED_MUTANT_IDS = {n: "finned-mutant-" + NAMES[n].lower() for n in SIZES}
 _SIZE_OF = {v: k for ids in (MUTANT_IDS, FINNED_MUTANT_IDS) for k, v in ids.items()}
 
 # The three houses of each cell, and each house's type bit (row 1, column 2, box 4).
-_HOUSES_OF = tuple((c // 9, 9 + c % 9, 18 + BOX_OF[c]) for c in range(81))
-_TYPE_BIT = tuple(1 if h < 9 else 2 if h < 18 else 4 for h in range(27))
+_HOUSES_OF: Final = tuple((c // 9, 9 + c % 9, 18 + BOX_OF[c]) for c in range(81))
+_TYPE_BIT: Final = tuple(1 if h < 9 else 2 if h < 18 else 4 for h in range(27))
 
 
 def _is_mutant(base_types: int, cover_types: int) -> bool:
@@ -55,7 +56,7 @@ def _is_mutant(base_types: int, cover_types: int) -> bool:
 
 
 # Per cell: (house bit, house cells) of its row, column and box.
-_REACH = tuple(
+_REACH: Final = tuple(
     (1 << r, HOUSE_BITS[r], 1 << k, HOUSE_BITS[k], 1 << b, HOUSE_BITS[b]) for r, k, b in _HOUSES_OF
 )
 

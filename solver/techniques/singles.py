@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from ..grid import ALL_DIGITS, BIT, DIGITS_IN, HOUSES, SINGLE, Grid, cell_name, house_name
 from ..steps import Step
 
 # People scan boxes first for hidden singles, then rows, then columns.
-_HIDDEN_ORDER = tuple(range(18, 27)) + tuple(range(18))
+_HIDDEN_ORDER: Final = tuple(range(18, 27)) + tuple(range(18))
 
 
 def find_full_house(grid: Grid) -> Iterator[Step]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from functools import wraps
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from ..grid import DIGITS_IN, Grid
 
@@ -63,7 +63,7 @@ def digit_patterns(grid: Grid) -> list[int]:
 
 # Bound on each per-digit memo; a solve visits a few hundred patterns per digit at most,
 # so clearing when full costs nothing while keeping a long batch from growing memory.
-MEMO_LIMIT = 4096
+MEMO_LIMIT: Final = 4096
 
 
 def by_digit_pattern(compute: Callable[..., T]) -> Callable[..., T]:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
+from typing import Final
 
 from ..grid import DIGITS_IN, HOUSES, POPCOUNT, Grid, house_name
 from ..steps import Step, cells_text, eliminations_text
 
-MAX_SET_CELLS = 5  # cells in S or in T: larger sets make no lesson and cost time
+MAX_SET_CELLS: Final = 5  # cells in S or in T: larger sets make no lesson and cost time
 
 
 def _subsets(pool: list[int], cands: list[int]) -> Iterator[tuple[tuple[int, ...], int]]:

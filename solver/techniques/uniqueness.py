@@ -10,6 +10,7 @@ are its diagonals.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from ..grid import (
     ALL_DIGITS,
@@ -46,9 +47,9 @@ def _build_rectangles() -> tuple[tuple[int, int, int, int], ...]:
     return tuple(rects)
 
 
-RECTANGLES = _build_rectangles()
+RECTANGLES: Final = _build_rectangles()
 # The rectangles through each cell, to start a search from the cells that matter.
-_RECTS_OF: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
+_RECTS_OF: Final[tuple[tuple[tuple[int, int, int, int], ...], ...]] = tuple(
     tuple(r for r in RECTANGLES if c in r) for c in range(81)
 )
 # The other corner on the same diagonal, by corner position in (tl, tr, bl, br).
@@ -59,7 +60,7 @@ def _rect_bits(rect: tuple[int, int, int, int]) -> int:
     return (1 << rect[0]) | (1 << rect[1]) | (1 << rect[2]) | (1 << rect[3])
 
 
-_RECT_BITS = tuple(_rect_bits(r) for r in RECTANGLES)
+_RECT_BITS: Final = tuple(_rect_bits(r) for r in RECTANGLES)
 
 
 def _allowed(grid: Grid) -> list[int]:
