@@ -61,6 +61,10 @@ def _rect_bits(rect: tuple[int, int, int, int]) -> int:
 
 
 _RECT_BITS: Final = tuple(_rect_bits(r) for r in RECTANGLES)
+# Per cell, its rectangles with their cell sets.
+_RECT_BITS_OF: Final[tuple[tuple[tuple[tuple[int, int, int, int], int], ...], ...]] = tuple(
+    tuple((r, _rect_bits(r)) for r in rects) for rects in _RECTS_OF
+)
 
 
 def _allowed(grid: Grid) -> list[int]:
@@ -91,24 +95,24 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
     The seven rectangle finders run on the same grid in a row; the last result is kept.
     """
     cands = grid.candidates
-    allowed: list[int] | None = None
+    allowing: list[int] = []  # per digit: the 81-bit set of empty cells allowing it
     seen: set[tuple[tuple[int, int, int, int], int]] = set()
     found: list[_UR] = []
     for start in range(81):
         pair = cands[start]
         if POPCOUNT[pair] != 2:
             continue
-        for rect in _RECTS_OF[start]:
-            if (rect, pair) in seen:
+        if not allowing:
+            allowing = [0] * 10
+            for c, mask in enumerate(_allowed(grid)):
+                for d in DIGITS_IN[mask]:
+                    allowing[d] |= 1 << c
+        a, b = DIGITS_IN[pair]
+        corners = allowing[a] & allowing[b]  # empty cells allowing both digits
+        for rect, rect_bits in _RECT_BITS_OF[start]:
+            if rect_bits & ~corners or (rect, pair) in seen:
                 continue
             seen.add((rect, pair))
-            if not (cands[rect[0]] and cands[rect[1]] and cands[rect[2]] and cands[rect[3]]):
-                continue
-            if allowed is None:
-                allowed = _allowed(grid)
-            if any(allowed[c] & pair != pair for c in rect):
-                continue
-            a, b = DIGITS_IN[pair]
             inside = tuple(c for c in rect if not cands[c] & ~pair)
             outside = tuple(c for c in rect if cands[c] & ~pair)
             found.append((rect, a, b, inside, outside))
