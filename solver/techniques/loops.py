@@ -53,7 +53,6 @@ MAX_ALS_NODE_CELLS = 3
 # chains differ, so it finds loops the first one kept another chain for) runs only for a
 # caller asking for more than the first search's steps (see GROUPED_ORDER).
 WIDE_ALS_NODE_CELLS = 5
-FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
 CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
 CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
@@ -87,11 +86,11 @@ _CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NOD
 class _Graph:
     """Nodes and their links for one grid state; group nodes get ids from 729 up.
 
-    The links are kept as search states at the target's level (``node * 8 + level * 2``,
-    level 0 a cell, 1 a group node): ``strong_go`` every strong link, ``weak_go`` the weak
-    links into nodes with a strong link (an off node without one is a dead end inside a
-    chain; loop closures into the start cell are found from ``seen_groups`` and the cells
-    instead)."""
+    The links are kept as the search states they lead to, at the target's level (see
+    ``State``): ``strong_go`` every strong link (to the node on), ``weak_go`` the weak links
+    into nodes with a strong link (off; an off node without one is a dead end inside a
+    chain, and loop closures into the start cell are found from ``seen_groups`` and the
+    cells instead)."""
 
     __slots__ = (
         "als",
@@ -157,8 +156,9 @@ class _Graph:
                 if not rest & (rest - 1):  # exactly two cells
                     a = ((placed & -placed).bit_length() - 1) * 9 + d - 1
                     b = (rest.bit_length() - 1) * 9 + d - 1
-                    strong[a].append(b)
-                    strong[b].append(a)
+                    if b not in strong[a]:  # once for a line and a box
+                        strong[a].append(b)
+                        strong[b].append(a)
                 if not group_of:
                     continue
                 # nodes inside this house: its cells and the group nodes it contains
@@ -175,7 +175,7 @@ class _Graph:
                     if n not in strong[m]:
                         strong[m].append(n)
         self.strong_go: list[list[int]] = [
-            [m * 8 if m < CELL_NODES else m * 8 + 2 for m in ms] for ms in strong
+            [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] for ms in strong
         ]
         # weak links: the cell's other digits, the peers with the digit, the group nodes
         # of the digit whose cells it all sees (the group nodes' own links: their cells'
@@ -348,7 +348,10 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
 
 
 # A chain node is node * 2 + (1 if true else 0); a search state also says whether the
-# chain to it went through a group node (+2), so that the shortest grouped chain is kept too.
+# chain to it went through a group node or an ALS, so that the shortest grouped chain is
+# kept too: level * 2 of a node is 0 a cell, 1 a group node, 2 an ALS, 3 a cell forced by
+# an ALS; a state keeps the highest level on its chain, so that ALS chains never displace
+# the shortest chain without one (nor a grouped chain a plain one).
 State = int  # node * 8 + level * 2 + on
 UNSEEN = -2  # parent of a state the breadth-first search has not reached (the start: -1)
 
@@ -373,14 +376,22 @@ class _Search:
         self.cell_of: list[int] = g.cell
         self.cells_of: list[int] = g.cells
         size = len(g.digit)
-        self.weak_go, self.strong_go, self.enter = g.weak_go, g.strong_go, g.enter
+        self.strong_go = g.strong_go
+        # the links out of an on node: into ALS nodes (on) or cells forced by one (on, at
+        # level 3), then the weak ones (off)
+        als_base = g.als_base
+        self.on_go: list[list[State]] = [
+            [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms] + ws if ms else ws
+            for ms, ws in zip(g.enter, g.weak_go, strict=True)
+        ]
         # per ALS node, its digits other than the entry digit and their buddies (closures)
         self.als_exits: list[list[tuple[int, int]]] = [
             [(k, g.set_of(n).buddies[k]) for k in DIGITS_IN[g.set_of(n).mask & ~BIT[g.digit[n]]]]
             for n in range(g.als_base, size)
         ]
-        self.parent: list[State] = [UNSEEN] * (size * 8)
-        self.order: list[State] = []  # the states reached, in order (a dict's keys before)
+        # per state, the index in ``order`` of the state it was reached from
+        self.parent: list[int] = [UNSEEN] * (size * 8)
+        self.order: list[State] = []  # the states reached, in order (also the BFS queue)
         # per node below als_base, for the current start cell: the off state of the start
         # cell's candidate it closes a loop on when on (it sees it, same digit), else -1
         self.close: list[int] = [-1] * g.als_base
@@ -388,7 +399,7 @@ class _Search:
 
     def run(self) -> list[Step]:
         cands, close, digit_bits = self.cands, self.close, self.digit_bits
-        weak_go, strong_go, enter = self.weak_go, self.strong_go, self.enter
+        on_go, strong_go = self.on_go, self.strong_go
         seen_groups = self.g.seen_groups
         for s_cell in range(81):
             s_mask = cands[s_cell]
@@ -413,7 +424,7 @@ class _Search:
                 own[d] = []
                 for on in (True, False):
                     # a start without a link out reaches nothing: no chain, no search
-                    if not (weak_go[start] or enter[start] if on else strong_go[start]):
+                    if not (on_go[start] if on else strong_go[start]):
                         continue
                     self.bfs(start, on)
                     self.loops(s_cell, d, on, bivalue)
@@ -436,70 +447,58 @@ class _Search:
 
     def bfs(self, start: int, on: bool) -> None:
         """Shortest chains from one assumption (into ``parent`` and ``order``); the first
-        link leaves the start cell."""
+        link leaves the start cell, a chain back into it ends there (a loop)."""
         parent, order = self.parent, self.order
         for st in order:
             parent[st] = UNSEEN
         order.clear()
-        weak_go, strong_go, enter = self.weak_go, self.strong_go, self.enter
-        close, cell_of, als_base = self.close, self.cell_of, self.als_base
+        on_go, strong_go, close, als_base = self.on_go, self.strong_go, self.close, self.als_base
         s_cell = start // 9
         # the states of the start cell's candidates (cell nodes only): lo <= st < hi
         lo = s_cell * 72
         hi = lo + 72
-        s_state = start * 8 + (1 if on else 0)
-        parent[s_state] = -1
-        order.append(s_state)
-        frontier = [s_state]
+        parent[start * 8 + (1 if on else 0)] = -1
+        order.append(start * 8 + (1 if on else 0))
+        # ``order`` is the queue: states up to ``level_end`` are ``depth`` links away
+        level_end = 1
         depth = 0
-        while frontier and depth < MAX_LINKS:
-            depth += 1
-            nxt: list[State] = []
-            for state in frontier:
-                node = state >> 3
-                flag = state & 6
-                if state & 1:
-                    targets = weak_go[node]
-                    if node < als_base:
-                        closure = close[node]
-                        if closure >= 0:
-                            closure += flag
-                            if parent[closure] == UNSEEN:
-                                parent[closure] = state
-                                order.append(closure)
-                    else:
-                        for k, kb in self.als_exits[node - als_base]:
-                            if kb >> s_cell & 1:
-                                closure = (s_cell * 9 + k - 1) * 8 + flag
-                                if parent[closure] == UNSEEN:
-                                    parent[closure] = state
-                                    order.append(closure)
-                    for m in enter[node]:  # into an ALS (or a cell forced by one): on
-                        st = m * 8 + (5 if m >= als_base and flag < 6 else 7)
-                        if parent[st] == UNSEEN:
-                            parent[st] = state
-                            order.append(st)
-                            # a forced cell only ends a chain; back in the start cell: a loop
-                            if cell_of[m] != s_cell and (m >= als_base or not FORCED_ENDS):
-                                nxt.append(st)
-                    new_on = 0
+        i = 0
+        while i < len(order):
+            if i == level_end:
+                depth += 1
+                if depth >= MAX_LINKS:
+                    break
+                level_end = len(order)
+            at = i
+            state = order[i]
+            i += 1
+            if at and lo <= state < hi:
+                continue  # back in the start cell: a loop, not expanded
+            node = state >> 3
+            level = state & 6
+            if state & 1:
+                if node < als_base:
+                    closure = close[node]
+                    if closure >= 0 and parent[closure + level] == UNSEEN:
+                        parent[closure + level] = at
+                        order.append(closure + level)
                 else:
-                    targets = strong_go[node]
-                    new_on = 1
-                for x in targets:
-                    lv = x & 6
-                    st = (x if lv >= flag else x - lv + flag) + new_on
-                    if parent[st] != UNSEEN:
-                        continue
-                    if lo <= st < hi:
-                        if state != s_state:  # the first link must leave the start cell
-                            parent[st] = state  # back in the start cell: a loop, not expanded
-                            order.append(st)
-                        continue
-                    parent[st] = state
-                    order.append(st)
-                    nxt.append(st)
-            frontier = nxt
+                    for k, kb in self.als_exits[node - als_base]:
+                        if kb >> s_cell & 1:
+                            closure = (s_cell * 9 + k - 1) * 8 + level
+                            if parent[closure] == UNSEEN:
+                                parent[closure] = at
+                                order.append(closure)
+                targets = on_go[node]
+            else:
+                targets = strong_go[node]
+            for x in targets:
+                own = x & 6
+                st = x if own >= level else x - own + level
+                if parent[st] != UNSEEN or (not at and lo <= st < hi):
+                    continue  # seen, or the first link stays in the start cell
+                parent[st] = at
+                order.append(st)
 
     def loops(self, s_cell: int, d: int, on: bool, bivalue: bool) -> None:
         """The Nice Loops of the last search: its chains back into the start cell."""
@@ -595,11 +594,12 @@ class _Search:
         """The last search's chain to ``end`` (after ``prefix`` if given), or None for a
         lasso."""
         parent, cells_of, als_base = self.parent, self.cells_of, self.als_base
+        order = self.order
         out = [end]
-        st = parent[end]
-        while st >= 0:
-            out.append(st)
-            st = parent[st]
+        at = parent[end]
+        while at >= 0:
+            out.append(order[at])
+            at = parent[order[at]]
         if prefix >= 0:
             out.append(prefix)
         out.reverse()
