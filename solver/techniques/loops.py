@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import combinations
+from typing import Final
 
 from ..grid import (
     BIT,
@@ -47,15 +48,17 @@ from ..steps import ChainNode, Step, cells_text, eliminations_text
 from .als import Als
 from .statecache import digit_patterns, last_state
 
-MAX_LINKS = 24  # longer chains explain nothing a person can follow
+MAX_LINKS: Final = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
 # A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow; its breadth-first
 # chains differ, so it finds loops the first one kept another chain for) runs only for a
 # caller asking for more than the first search's steps (see GROUPED_ORDER).
 WIDE_ALS_NODE_CELLS = 5
-CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
+CELL_NODES: Final = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
-CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
+CNL: Final = "continuous-nice-loop"
+DNL: Final = "discontinuous-nice-loop"
+AIC: Final = "aic"
 GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
 # The solve order of the grouped techniques (the registry keeps it): the wide search serves a
 # technique only where the first search found it or one asked before it, so the solve loop,
@@ -81,6 +84,19 @@ _CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
 _CELL_CELL: tuple[int, ...] = tuple(n // 9 for n in range(CELL_NODES))
 _CELL_CELLS: tuple[int, ...] = tuple(1 << (n // 9) for n in range(CELL_NODES))
 _CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NODES))
+# The links of a node that has none, shared (never appended to): most of the 729 candidate
+# nodes are not in the grid, and a list each would cost time (and garbage collections).
+_NO_LINKS: Final[list[int]] = []
+
+
+def _node_lists(cands: list[int], groups: int) -> list[list[int]]:
+    """One list per candidate of the grid and per group node, ``_NO_LINKS`` for the rest."""
+    lists = [_NO_LINKS] * CELL_NODES
+    for c in range(81):
+        for d in DIGITS_IN[cands[c]]:
+            lists[c * 9 + d - 1] = []
+    lists.extend([] for _ in range(groups))
+    return lists
 
 
 class _Graph:
@@ -110,6 +126,7 @@ class _Graph:
     def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = digit_patterns(grid)
+        house_bits, digits_in, peer_bits = _HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
         self.digit: list[int] = list(_CELL_DIGIT)
         self.cell: list[int] = list(_CELL_CELL)
         self.cells: list[int] = list(_CELL_CELLS)
@@ -122,7 +139,7 @@ class _Graph:
         if grouped:
             for d in range(1, 10):
                 for line in range(18):
-                    in_line = _HOUSE_BITS[line] & digit_bits[d]
+                    in_line = house_bits[line] & digit_bits[d]
                     for box in _LINE_BOXES[line]:
                         part = in_line & _BOX_BITS[box]
                         if part & (part - 1):  # two cells or more
@@ -137,19 +154,19 @@ class _Graph:
                             in_house.setdefault((d, 18 + box), []).append(g)
                 by_digit.append(len(self.digit))
         size = len(self.digit)
-        self.strong: list[list[int]] = [[] for _ in range(size)]
+        self.strong: list[list[int]] = _node_lists(cands, size - CELL_NODES)
         strong = self.strong
         for c in range(81):
             mask = cands[c]
             if POPCOUNT[mask] == 2:
-                digits = DIGITS_IN[mask]
+                digits = digits_in[mask]
                 a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
                 strong[a].append(b)
                 strong[b].append(a)
         # strong links: a house whose other places for the digit are exactly one node
         for d in range(1, 10):
             for house in range(27):
-                placed = _HOUSE_BITS[house] & digit_bits[d]
+                placed = house_bits[house] & digit_bits[d]
                 if not placed & (placed - 1):
                     continue  # fewer than two cells
                 rest = placed & (placed - 1)
@@ -175,7 +192,8 @@ class _Graph:
                     if n not in strong[m]:
                         strong[m].append(n)
         self.strong_go: list[list[int]] = [
-            [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] for ms in strong
+            [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] if ms else _NO_LINKS
+            for ms in strong
         ]
         # weak links: the cell's other digits, the peers with the digit, the group nodes
         # of the digit whose cells it all sees (the group nodes' own links: their cells'
@@ -184,9 +202,9 @@ class _Graph:
         for n in range(CELL_NODES):
             if strong[n]:
                 strong_bits[n % 9 + 1] |= 1 << (n // 9)
-        self.seen_groups: list[list[int]] = [[] for _ in range(CELL_NODES)]
+        self.seen_groups = _node_lists(cands, 0) if grouped else [_NO_LINKS] * CELL_NODES
         seen_groups = self.seen_groups
-        weak_go: list[list[int]] = [[] for _ in range(size)]
+        weak_go = [_NO_LINKS] * size  # each node with a candidate gets its own below
         self.weak_go = weak_go
         for g in range(CELL_NODES, size):
             d, part = self.digit[g], self.cells[g]
@@ -205,8 +223,8 @@ class _Graph:
             mask = cands[c]
             if not mask:
                 continue
-            digits = DIGITS_IN[mask]
-            peers = PEER_BITS[c]
+            digits = digits_in[mask]
+            peers = peer_bits[c]
             for d in digits:
                 n = c * 9 + d - 1
                 go = weak_go[n] = [
@@ -226,9 +244,10 @@ class _Graph:
         self.als_base = len(self.digit)
         self.als: list[int] = []  # per ALS node: index into self.alses
         self.alses: tuple[Als, ...] = ()
-        self.enter: list[list[int]] = [[] for _ in range(size)]
+        self.enter = _node_lists(cands, size - CELL_NODES) if grouped else [_NO_LINKS] * size
         if grouped:
             self._add_als(grid, group_of, max_als)
+        assert not _NO_LINKS
 
     def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
         alses = self.alses = _small_alses(grid, max_als)
@@ -279,8 +298,8 @@ class _Graph:
                     if k != j:
                         offs.extend(offs_of[k])
                 weak_go.append([m * 8 if m < CELL_NODES else m * 8 + 2 for m in offs if strong[m]])
-                strong.append([])
-                self.strong_go.append([])
+                strong.append(_NO_LINKS)
+                self.strong_go.append(_NO_LINKS)
                 forced = []
                 for c, lost in losing:
                     left = cands[c] & ~(lost & ~BIT[j])
@@ -353,7 +372,7 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
 # an ALS; a state keeps the highest level on its chain, so that ALS chains never displace
 # the shortest chain without one (nor a grouped chain a plain one).
 State = int  # node * 8 + level * 2 + on
-UNSEEN = -2  # parent of a state the breadth-first search has not reached (the start: -1)
+UNSEEN: Final = -2  # the parent of a state not reached (the start's is -1)
 
 
 def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
@@ -401,16 +420,17 @@ class _Search:
         cands, close, digit_bits = self.cands, self.close, self.digit_bits
         on_go, strong_go = self.on_go, self.strong_go
         seen_groups = self.g.seen_groups
+        peer_bits, popcount, digits_in = PEER_BITS, POPCOUNT, DIGITS_IN  # (locals: faster)
         for s_cell in range(81):
             s_mask = cands[s_cell]
             if not s_mask:
                 continue
-            bivalue = POPCOUNT[s_mask] == 2
-            digits = DIGITS_IN[s_mask]
+            bivalue = popcount[s_mask] == 2
+            digits = digits_in[s_mask]
             # the nodes seeing a start cell's candidate, of its digit: the cells, the groups
             for d in digits:
                 s_node = s_cell * 9 + d - 1
-                for p in cells_of_bits(PEER_BITS[s_cell] & digit_bits[d]):
+                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
                     close[p * 9 + d - 1] = s_node * 8
                 for m in seen_groups[s_node]:
                     close[m] = s_node * 8
@@ -439,7 +459,7 @@ class _Search:
                 for chain, elims in via.get(d, []):
                     self.add(AIC, chain, elims)
             for d in digits:
-                for p in cells_of_bits(PEER_BITS[s_cell] & digit_bits[d]):
+                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
                     close[p * 9 + d - 1] = -1
                 for m in seen_groups[s_cell * 9 + d - 1]:
                     close[m] = -1
@@ -540,11 +560,12 @@ class _Search:
         """The AICs of the last search (after ``prefix`` if given): chains with ``d`` off in
         the start cell to a candidate on in another cell."""
         cands, grouped = self.cands, self.grouped
+        peer_bits, bit = PEER_BITS, BIT
         s_mask = cands[s_cell]
         lo = s_cell * 72
         hi = lo + 72
         # cells seeing the start cell and holding d: those seeing both ends lose d
-        s_seen = PEER_BITS[s_cell] & self.digit_bits[d]
+        s_seen = peer_bits[s_cell] & self.digit_bits[d]
         out: list[tuple[list[State], set[tuple[int, int]]]] = []
         for end in self.order:
             if not end & 1 or end >= CELL_NODES * 8 or lo <= end < hi:
@@ -555,11 +576,11 @@ class _Search:
             t_cell = end_node // 9
             e = end_node % 9 + 1
             if e == d:
-                bits = s_seen & PEER_BITS[t_cell]
+                bits = s_seen & peer_bits[t_cell]
                 if not bits & (bits - 1):
                     continue  # one elimination is a discontinuous nice loop
                 elims = {(c, d) for c in cells_of_bits(bits)}
-            elif PEER_BITS[s_cell] >> t_cell & 1 and s_mask & BIT[e] and cands[t_cell] & BIT[d]:
+            elif peer_bits[s_cell] >> t_cell & 1 and s_mask & bit[e] and cands[t_cell] & bit[d]:
                 elims = {(s_cell, e), (t_cell, d)}
             else:
                 continue
