@@ -133,13 +133,15 @@ class _Graph:
         self.buddies: list[int] = list(_CELL_BUDDIES)
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
-        homes: list[tuple[int, int]] = []  # per group node: its line's and box's cells
+        homes: list[tuple[int, int]] = []  # per group node: its line and its box (houses)
         in_house: dict[tuple[int, int], list[int]] = {}  # (digit, house): its group nodes
         by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
                 for line in range(18):
                     in_line = house_bits[line] & digit_bits[d]
+                    if not in_line & (in_line - 1):
+                        continue  # fewer than two cells
                     for box in _LINE_BOXES[line]:
                         part = in_line & _BOX_BITS[box]
                         if part & (part - 1):  # two cells or more
@@ -148,7 +150,7 @@ class _Graph:
                             self.cell.append(-1)
                             self.cells.append(part)
                             self.buddies.append(common_peers(part))
-                            homes.append((_HOUSE_BITS[line], _BOX_BITS[box]))
+                            homes.append((line, 18 + box))
                             g = len(self.digit) - 1
                             in_house.setdefault((d, line), []).append(g)
                             in_house.setdefault((d, 18 + box), []).append(g)
@@ -213,11 +215,10 @@ class _Graph:
             go = weak_go[g] = [
                 p * 72 + (d - 1) * 8 for p in cells_of_bits(self.buddies[g] & strong_bits[d])
             ]
-            line_bits, box_bits = homes[g - CELL_NODES]
-            for h in range(by_digit[d - 1], by_digit[d]):
-                other = self.cells[h]
-                in_home = other & line_bits == other or other & box_bits == other
-                if in_home and not other & part and strong[h]:
+            # the other group nodes of its line and box (those inside them), ascending
+            line, box = homes[g - CELL_NODES]
+            for h in sorted(in_house[(d, line)] + in_house[(d, box)]):
+                if h != g and strong[h] and not self.cells[h] & part:
                     go.append(h * 8 + 2)
         for c in range(81):
             mask = cands[c]
@@ -261,13 +262,14 @@ class _Graph:
         for i, a in enumerate(alses):
             digits = DIGITS_IN[a.mask]
             # per digit k: the nodes a locked k switches off (cells and group nodes)
-            offs_of: list[list[int]] = [[] for _ in range(10)]
+            offs_of = [_NO_LINKS] * 10
             for k in digits:
                 kb = a.buddies[k]
                 if kb:
-                    offs_of[k] = [c * 9 + k - 1 for c in cells_of_bits(kb)]
-                    offs_of[k].extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
-            if sum(1 for k in digits if offs_of[k]) == 0:
+                    k_offs = [c * 9 + k - 1 for c in cells_of_bits(kb)]
+                    k_offs.extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
+                    offs_of[k] = k_offs
+            if not any(offs_of[k] for k in digits):
                 continue
             # a cell seeing all of some digits of the set may lose all its digits but one:
             # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
@@ -321,14 +323,17 @@ class _Graph:
         for a, nodes in nodes_of:
             if not nodes:
                 continue
-            switched: list[list[int]] = [[] for _ in range(10)]
+            switched = [_NO_LINKS] * 10
             for k in DIGITS_IN[a.mask]:
                 kb = a.buddies[k]
+                hits = []
                 for c in cells_of_bits(kb):
                     for m in by_entry.get((k, c), ()):
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
-                            switched[k].append(m)
+                            hits.append(m)
+                if hits:
+                    switched[k] = hits
             for n in nodes:
                 j = self.digit[n]
                 for k in DIGITS_IN[a.mask]:
@@ -372,6 +377,7 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
 # an ALS; a state keeps the highest level on its chain, so that ALS chains never displace
 # the shortest chain without one (nor a grouped chain a plain one).
 State = int  # node * 8 + level * 2 + on
+_LOW_HALF: Final = (1 << 54) - 1  # cells 0..53 of an 81-bit cell set
 UNSEEN: Final = -2  # the parent of a state not reached (the start's is -1)
 
 
@@ -404,10 +410,15 @@ class _Search:
             for ms, ws in zip(g.enter, g.weak_go, strict=True)
         ]
         # per ALS node, its digits other than the entry digit and their buddies (closures)
-        self.als_exits: list[list[tuple[int, int]]] = [
-            [(k, g.set_of(n).buddies[k]) for k in DIGITS_IN[g.set_of(n).mask & ~BIT[g.digit[n]]]]
-            for n in range(g.als_base, size)
-        ]
+        # (closures), each cell set split in two halves of 54 and 27 cells: 81 bits make a
+        # long int, slower to test than two that fit a machine word
+        self.als_exits: list[list[tuple[int, int, int]]] = []
+        for n in range(g.als_base, size):
+            a = g.set_of(n)
+            exits = DIGITS_IN[a.mask & ~BIT[g.digit[n]]]
+            self.als_exits.append(
+                [(k, a.buddies[k] & _LOW_HALF, a.buddies[k] >> 54) for k in exits]
+            )
         # per state, the index in ``order`` of the state it was reached from
         self.parent: list[int] = [UNSEEN] * (size * 8)
         self.order: list[State] = []  # the states reached, in order (also the BFS queue)
@@ -428,12 +439,15 @@ class _Search:
             bivalue = popcount[s_mask] == 2
             digits = digits_in[s_mask]
             # the nodes seeing a start cell's candidate, of its digit: the cells, the groups
+            closing: list[int] = []  # (to reset them after)
             for d in digits:
                 s_node = s_cell * 9 + d - 1
                 for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
                     close[p * 9 + d - 1] = s_node * 8
+                    closing.append(p * 9 + d - 1)
                 for m in seen_groups[s_node]:
                     close[m] = s_node * 8
+                    closing.append(m)
             # per digit, the AICs of the search with it off, then (bivalue) of the other
             # digit's search with it on, after the start's strong link inside the cell; the
             # loops of all searches come first (the order of the steps found matters)
@@ -458,11 +472,8 @@ class _Search:
                     self.add(AIC, chain, elims)
                 for chain, elims in via.get(d, []):
                     self.add(AIC, chain, elims)
-            for d in digits:
-                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
-                    close[p * 9 + d - 1] = -1
-                for m in seen_groups[s_cell * 9 + d - 1]:
-                    close[m] = -1
+            for m in closing:
+                close[m] = -1
         return [step for _n, step in sorted(self.found.values(), key=lambda ns: ns[0])]
 
     def bfs(self, start: int, on: bool) -> None:
@@ -503,8 +514,8 @@ class _Search:
                         parent[closure + level] = at
                         order.append(closure + level)
                 else:
-                    for k, kb in self.als_exits[node - als_base]:
-                        if kb >> s_cell & 1:
+                    for k, low, high in self.als_exits[node - als_base]:
+                        if (high >> s_cell - 54 if s_cell >= 54 else low >> s_cell) & 1:
                             closure = (s_cell * 9 + k - 1) * 8 + level
                             if parent[closure] == UNSEEN:
                                 parent[closure] = at
