@@ -84,19 +84,17 @@ _CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
 _CELL_CELL: tuple[int, ...] = tuple(n // 9 for n in range(CELL_NODES))
 _CELL_CELLS: tuple[int, ...] = tuple(1 << (n // 9) for n in range(CELL_NODES))
 _CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NODES))
-# The links of a node that has none, shared (never appended to): most of the 729 candidate
-# nodes are not in the grid, and a list each would cost time (and garbage collections).
+# The links of a node that has none, shared (never appended to: ``_link`` gives a node its
+# own list): most nodes have none, and a list each would cost time (and garbage collections).
 _NO_LINKS: Final[list[int]] = []
 
 
-def _node_lists(cands: list[int], groups: int) -> list[list[int]]:
-    """One list per candidate of the grid and per group node, ``_NO_LINKS`` for the rest."""
-    lists = [_NO_LINKS] * CELL_NODES
-    for c in range(81):
-        for d in DIGITS_IN[cands[c]]:
-            lists[c * 9 + d - 1] = []
-    lists.extend([] for _ in range(groups))
-    return lists
+def _link(lists: list[list[int]], n: int, m: int) -> None:
+    """Append ``m`` to ``lists[n]``, giving ``n`` a list of its own on its first one."""
+    if lists[n] is _NO_LINKS:
+        lists[n] = [m]
+    else:
+        lists[n].append(m)
 
 
 class _Graph:
@@ -134,7 +132,7 @@ class _Graph:
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
         homes: list[tuple[int, int]] = []  # per group node: its line and its box (houses)
-        in_house: dict[tuple[int, int], list[int]] = {}  # (digit, house): its group nodes
+        in_house = [_NO_LINKS] * 243  # (digit - 1) * 27 + house: its group nodes
         by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
@@ -152,19 +150,19 @@ class _Graph:
                             self.buddies.append(common_peers(part))
                             homes.append((line, 18 + box))
                             g = len(self.digit) - 1
-                            in_house.setdefault((d, line), []).append(g)
-                            in_house.setdefault((d, 18 + box), []).append(g)
+                            _link(in_house, (d - 1) * 27 + line, g)
+                            _link(in_house, (d - 1) * 27 + 18 + box, g)
                 by_digit.append(len(self.digit))
         size = len(self.digit)
-        self.strong: list[list[int]] = _node_lists(cands, size - CELL_NODES)
+        self.strong = [_NO_LINKS] * size
         strong = self.strong
         for c in range(81):
             mask = cands[c]
             if POPCOUNT[mask] == 2:
                 digits = digits_in[mask]
                 a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
-                strong[a].append(b)
-                strong[b].append(a)
+                _link(strong, a, b)
+                _link(strong, b, a)
         # strong links: a house whose other places for the digit are exactly one node
         for d in range(1, 10):
             for house in range(27):
@@ -176,12 +174,12 @@ class _Graph:
                     a = ((placed & -placed).bit_length() - 1) * 9 + d - 1
                     b = (rest.bit_length() - 1) * 9 + d - 1
                     if b not in strong[a]:  # once for a line and a box
-                        strong[a].append(b)
-                        strong[b].append(a)
+                        _link(strong, a, b)
+                        _link(strong, b, a)
                 if not group_of:
                     continue
                 # nodes inside this house: its cells and the group nodes it contains
-                for n in in_house.get((d, house), ()):  # cell-to-cell pairs are done above
+                for n in in_house[(d - 1) * 27 + house]:  # cell-to-cell pairs are done above
                     rest = placed & ~self.cells[n]
                     if rest and not rest & (rest - 1):
                         m = (rest.bit_length() - 1) * 9 + d - 1
@@ -190,9 +188,9 @@ class _Graph:
                         if m < 0:
                             continue
                     if m not in strong[n]:
-                        strong[n].append(m)
+                        _link(strong, n, m)
                     if n not in strong[m]:
-                        strong[m].append(n)
+                        _link(strong, m, n)
         self.strong_go: list[list[int]] = [
             [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] if ms else _NO_LINKS
             for ms in strong
@@ -204,20 +202,20 @@ class _Graph:
         for n in range(CELL_NODES):
             if strong[n]:
                 strong_bits[n % 9 + 1] |= 1 << (n // 9)
-        self.seen_groups = _node_lists(cands, 0) if grouped else [_NO_LINKS] * CELL_NODES
+        self.seen_groups = [_NO_LINKS] * CELL_NODES
         seen_groups = self.seen_groups
         weak_go = [_NO_LINKS] * size  # each node with a candidate gets its own below
         self.weak_go = weak_go
         for g in range(CELL_NODES, size):
             d, part = self.digit[g], self.cells[g]
             for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
-                seen_groups[p * 9 + d - 1].append(g)
+                _link(seen_groups, p * 9 + d - 1, g)
             go = weak_go[g] = [
                 p * 72 + (d - 1) * 8 for p in cells_of_bits(self.buddies[g] & strong_bits[d])
             ]
             # the other group nodes of its line and box (those inside them), ascending
             line, box = homes[g - CELL_NODES]
-            for h in sorted(in_house[(d, line)] + in_house[(d, box)]):
+            for h in sorted(in_house[(d - 1) * 27 + line] + in_house[(d - 1) * 27 + box]):
                 if h != g and strong[h] and not self.cells[h] & part:
                     go.append(h * 8 + 2)
         for c in range(81):
@@ -245,7 +243,7 @@ class _Graph:
         self.als_base = len(self.digit)
         self.als: list[int] = []  # per ALS node: index into self.alses
         self.alses: tuple[Als, ...] = ()
-        self.enter = _node_lists(cands, size - CELL_NODES) if grouped else [_NO_LINKS] * size
+        self.enter = [_NO_LINKS] * size
         if grouped:
             self._add_als(grid, group_of, max_als)
         assert not _NO_LINKS
@@ -257,7 +255,7 @@ class _Graph:
         groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
         for (gd, part), gid in group_of.items():
             groups_by_digit[gd].append((part, gid))
-        by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
+        by_entry = [_NO_LINKS] * 810  # digit * 81 + its lowest cell in the set: ALS nodes
         nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
             digits = DIGITS_IN[a.mask]
@@ -310,12 +308,12 @@ class _Graph:
                 enter.append(forced)
                 jb = a.buddies[j]
                 for c in cells_of_bits(jb):
-                    enter[c * 9 + j - 1].append(n)
+                    _link(enter, c * 9 + j - 1, n)
                 for part, gid in groups_by_digit[j]:
                     if part & jb == part:
-                        enter[gid].append(n)
+                        _link(enter, gid, n)
                 dc = a.dcells[j]
-                by_entry.setdefault((j, (dc & -dc).bit_length() - 1), []).append(n)
+                _link(by_entry, j * 81 + (dc & -dc).bit_length() - 1, n)
             nodes_of.append((a, range(first, len(self.digit))))
         # one ALS switches on another when its eliminations of a digit k cover all the
         # other's k (worked out once per set and k, then given to its nodes entered by j != k)
@@ -328,7 +326,7 @@ class _Graph:
                 kb = a.buddies[k]
                 hits = []
                 for c in cells_of_bits(kb):
-                    for m in by_entry.get((k, c), ()):
+                    for m in by_entry[k * 81 + c]:
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
                             hits.append(m)
