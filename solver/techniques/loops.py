@@ -125,6 +125,7 @@ class _Graph:
         cands = grid.candidates
         digit_bits = digit_patterns(grid)
         house_bits, digits_in, peer_bits = _HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
+        box_bits, line_boxes, popcount = _BOX_BITS, _LINE_BOXES, POPCOUNT
         self.digit: list[int] = list(_CELL_DIGIT)
         self.cell: list[int] = list(_CELL_CELL)
         self.cells: list[int] = list(_CELL_CELLS)
@@ -140,8 +141,8 @@ class _Graph:
                     in_line = house_bits[line] & digit_bits[d]
                     if not in_line & (in_line - 1):
                         continue  # fewer than two cells
-                    for box in _LINE_BOXES[line]:
-                        part = in_line & _BOX_BITS[box]
+                    for box in line_boxes[line]:
+                        part = in_line & box_bits[box]
                         if part & (part - 1):  # two cells or more
                             group_of[(d, part)] = len(self.digit)
                             self.digit.append(d)
@@ -158,7 +159,7 @@ class _Graph:
         strong = self.strong
         for c in range(81):
             mask = cands[c]
-            if POPCOUNT[mask] == 2:
+            if popcount[mask] == 2:
                 digits = digits_in[mask]
                 a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
                 _link(strong, a, b)
@@ -251,6 +252,7 @@ class _Graph:
     def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
         alses = self.alses = _small_alses(grid, max_als)
         cands = grid.candidates
+        digits_in, popcount, bit = DIGITS_IN, POPCOUNT, BIT  # (locals: faster)
         strong, weak_go, enter = self.strong, self.weak_go, self.enter
         groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
         for (gd, part), gid in group_of.items():
@@ -258,7 +260,7 @@ class _Graph:
         by_entry = [_NO_LINKS] * 810  # digit * 81 + its lowest cell in the set: ALS nodes
         nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
-            digits = DIGITS_IN[a.mask]
+            digits = digits_in[a.mask]
             # per digit k: the nodes a locked k switches off (cells and group nodes)
             offs_of = [_NO_LINKS] * 10
             for k in digits:
@@ -276,12 +278,12 @@ class _Graph:
             for k in digits:
                 seeing |= a.buddies[k]
             for c in cells_of_bits(seeing):
-                if POPCOUNT[cands[c]] > 2:
+                if popcount[cands[c]] > 2:
                     lost = 0
                     for k in digits:
                         if a.buddies[k] >> c & 1:
-                            lost |= BIT[k]
-                    if POPCOUNT[cands[c] & ~lost] <= 1:
+                            lost |= bit[k]
+                    if popcount[cands[c] & ~lost] <= 1:
                         losing.append((c, lost))
             first = len(self.digit)
             for j in digits:
@@ -302,9 +304,9 @@ class _Graph:
                 self.strong_go.append(_NO_LINKS)
                 forced = []
                 for c, lost in losing:
-                    left = cands[c] & ~(lost & ~BIT[j])
-                    if POPCOUNT[left] == 1:
-                        forced.append(c * 9 + DIGITS_IN[left][0] - 1)
+                    left = cands[c] & ~(lost & ~bit[j])
+                    if popcount[left] == 1:
+                        forced.append(c * 9 + digits_in[left][0] - 1)
                 enter.append(forced)
                 jb = a.buddies[j]
                 for c in cells_of_bits(jb):
@@ -322,7 +324,7 @@ class _Graph:
             if not nodes:
                 continue
             switched = [_NO_LINKS] * 10
-            for k in DIGITS_IN[a.mask]:
+            for k in digits_in[a.mask]:
                 kb = a.buddies[k]
                 hits = []
                 for c in cells_of_bits(kb):
@@ -334,7 +336,7 @@ class _Graph:
                     switched[k] = hits
             for n in nodes:
                 j = self.digit[n]
-                for k in DIGITS_IN[a.mask]:
+                for k in digits_in[a.mask]:
                     if k != j:
                         enter[n].extend(switched[k])
 
@@ -346,6 +348,7 @@ class _Graph:
 def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
     """The ALS of 2..``max_cells`` cells of the grid (those a chain can use)."""
     cands = grid.candidates
+    digits_in, popcount = DIGITS_IN, POPCOUNT  # (locals: faster)
     digit_bits = digit_patterns(grid)
     found: dict[int, Als] = {}
     for h, house in enumerate(HOUSES):
@@ -355,14 +358,14 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
                 mask = 0
                 for c in combo:
                     mask |= cands[c]
-                if POPCOUNT[mask] != size + 1:
+                if popcount[mask] != size + 1:
                     continue
                 bits = sum(1 << c for c in combo)
                 if bits in found:
                     continue
                 dcells = [0] * 10
                 buddies = [0] * 10
-                for d in DIGITS_IN[mask]:
+                for d in digits_in[mask]:
                     dc = dcells[d] = bits & digit_bits[d]
                     buddies[d] = common_peers(dc) & digit_bits[d] & ~bits
                 found[bits] = Als(bits, combo, mask, h, tuple(dcells), tuple(buddies))
@@ -488,19 +491,16 @@ class _Search:
         hi = lo + 72
         parent[start * 8 + (1 if on else 0)] = -1
         order.append(start * 8 + (1 if on else 0))
-        # ``order`` is the queue: states up to ``level_end`` are ``depth`` links away
+        # ``order`` is the queue (it grows while read): the states before ``level_end`` are
+        # ``depth`` links away
         level_end = 1
         depth = 0
-        i = 0
-        while i < len(order):
-            if i == level_end:
+        for at, state in enumerate(order):
+            if at == level_end:
                 depth += 1
                 if depth >= MAX_LINKS:
                     break
                 level_end = len(order)
-            at = i
-            state = order[i]
-            i += 1
             if at and lo <= state < hi:
                 continue  # back in the start cell: a loop, not expanded
             node = state >> 3
