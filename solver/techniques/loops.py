@@ -410,9 +410,9 @@ class _Search:
             [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms] + ws if ms else ws
             for ms, ws in zip(g.enter, g.weak_go, strict=True)
         ]
-        # per ALS node, its digits other than the entry digit and their buddies (closures)
-        # (closures), each cell set split in two halves of 54 and 27 cells: 81 bits make a
-        # long int, slower to test than two that fit a machine word
+        # per ALS node, its digits other than the entry digit and their buddies (closures),
+        # each cell set split in halves of 54 and 27 cells: 81 bits make a long int, slower
+        # to test than two that fit a machine word
         self.als_exits: list[list[tuple[int, int, int]]] = []
         for n in range(g.als_base, size):
             a = g.set_of(n)
@@ -429,6 +429,7 @@ class _Search:
         self.found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
 
     def run(self) -> list[Step]:
+        """Search from both assumptions on every candidate: the steps, shortest chain first."""
         cands, close, digit_bits = self.cands, self.close, self.digit_bits
         on_go, strong_go = self.on_go, self.strong_go
         seen_groups = self.g.seen_groups
