@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import combinations
+from typing import Final
 
 from ..grid import (
     BIT,
@@ -37,7 +38,6 @@ from ..grid import (
     DIGITS_IN,
     HOUSES,
     PEER_BITS,
-    PEERS,
     POPCOUNT,
     ROW_OF,
     Grid,
@@ -48,16 +48,17 @@ from ..steps import ChainNode, Step, cells_text, eliminations_text
 from .als import Als
 from .statecache import digit_patterns, last_state
 
-MAX_LINKS = 24  # longer chains explain nothing a person can follow
+MAX_LINKS: Final = 24  # longer chains explain nothing a person can follow
 MAX_ALS_NODE_CELLS = 3
 # A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow; its breadth-first
 # chains differ, so it finds loops the first one kept another chain for) runs only for a
 # caller asking for more than the first search's steps (see GROUPED_ORDER).
 WIDE_ALS_NODE_CELLS = 5
-FORCED_ENDS = False  # larger sets make the graph slow and the chain hard to follow
-CELL_NODES = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
+CELL_NODES: Final = 729  # node id of candidate (cell, digit) is cell * 9 + digit - 1
 
-CNL, DNL, AIC = "continuous-nice-loop", "discontinuous-nice-loop", "aic"
+CNL: Final = "continuous-nice-loop"
+DNL: Final = "discontinuous-nice-loop"
+AIC: Final = "aic"
 GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
 # The solve order of the grouped techniques (the registry keeps it): the wide search serves a
 # technique only where the first search found it or one asked before it, so the solve loop,
@@ -74,10 +75,36 @@ def _count(bits: int) -> int:
 
 _HOUSE_BITS: tuple[int, ...] = tuple(sum(1 << c for c in h) for h in HOUSES)
 _BOX_BITS: tuple[int, ...] = _HOUSE_BITS[18:]
+# per line (rows, then columns): the boxes it crosses, ascending
+_LINE_BOXES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(b for b in range(9) if _HOUSE_BITS[line] & _BOX_BITS[b]) for line in range(18)
+)
+# the candidate nodes' attributes, copied for every graph
+_CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
+_CELL_CELL: tuple[int, ...] = tuple(n // 9 for n in range(CELL_NODES))
+_CELL_CELLS: tuple[int, ...] = tuple(1 << (n // 9) for n in range(CELL_NODES))
+_CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NODES))
+# The links of a node that has none, shared (never appended to: ``_link`` gives a node its
+# own list): most nodes have none, and a list each would cost time (and garbage collections).
+_NO_LINKS: Final[list[int]] = []
+
+
+def _link(lists: list[list[int]], n: int, m: int) -> None:
+    """Append ``m`` to ``lists[n]``, giving ``n`` a list of its own on its first one."""
+    if lists[n] is _NO_LINKS:
+        lists[n] = [m]
+    else:
+        lists[n].append(m)
 
 
 class _Graph:
-    """Nodes and their links for one grid state; group nodes get ids from 729 up."""
+    """Nodes and their links for one grid state; group nodes get ids from 729 up.
+
+    The links are kept as the search states they lead to, at the target's level (see
+    ``State``): ``strong_go`` every strong link (to the node on), ``weak_go`` the weak links
+    into nodes with a strong link (off; an off node without one is a dead end inside a
+    chain, and loop closures into the start cell are found from ``seen_groups`` and the
+    cells instead)."""
 
     __slots__ = (
         "als",
@@ -88,132 +115,161 @@ class _Graph:
         "cells",
         "digit",
         "enter",
+        "seen_groups",
         "strong",
-        "weak",
+        "strong_go",
+        "weak_go",
     )
 
     def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = digit_patterns(grid)
-        self.digit: list[int] = [n % 9 + 1 for n in range(CELL_NODES)]
-        self.cell: list[int] = [n // 9 for n in range(CELL_NODES)]
-        self.cells: list[int] = [1 << (n // 9) for n in range(CELL_NODES)]
-        self.buddies: list[int] = [PEER_BITS[n // 9] for n in range(CELL_NODES)]
+        house_bits, digits_in, peer_bits = _HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
+        box_bits, line_boxes, popcount = _BOX_BITS, _LINE_BOXES, POPCOUNT
+        self.digit: list[int] = list(_CELL_DIGIT)
+        self.cell: list[int] = list(_CELL_CELL)
+        self.cells: list[int] = list(_CELL_CELLS)
+        self.buddies: list[int] = list(_CELL_BUDDIES)
         # group nodes, keyed by (digit, cell set) to find "the rest of a house is a group"
         group_of: dict[tuple[int, int], int] = {}
-        homes: list[tuple[int, int]] = []  # per group node: its line's and box's cells
-        in_house: dict[tuple[int, int], list[int]] = {}  # (digit, house): its group nodes
+        homes: list[tuple[int, int]] = []  # per group node: its line and its box (houses)
+        in_house = [_NO_LINKS] * 243  # (digit - 1) * 27 + house: its group nodes
         by_digit = [CELL_NODES]  # group nodes of digit d: by_digit[d - 1] up to by_digit[d]
         if grouped:
             for d in range(1, 10):
                 for line in range(18):
-                    in_line = 0
-                    for c in HOUSES[line]:
-                        in_line |= 1 << c
-                    in_line &= digit_bits[d]
-                    for box in range(9):
-                        part = in_line & _BOX_BITS[box]
-                        if _count(part) >= 2:
+                    in_line = house_bits[line] & digit_bits[d]
+                    if not in_line & (in_line - 1):
+                        continue  # fewer than two cells
+                    for box in line_boxes[line]:
+                        part = in_line & box_bits[box]
+                        if part & (part - 1):  # two cells or more
                             group_of[(d, part)] = len(self.digit)
-                            members = cells_of_bits(part)
-                            budd = PEER_BITS[members[0]]
-                            for m in members[1:]:
-                                budd &= PEER_BITS[m]
                             self.digit.append(d)
                             self.cell.append(-1)
                             self.cells.append(part)
-                            self.buddies.append(budd)
-                            homes.append((_HOUSE_BITS[line], _BOX_BITS[box]))
+                            self.buddies.append(common_peers(part))
+                            homes.append((line, 18 + box))
                             g = len(self.digit) - 1
-                            in_house.setdefault((d, line), []).append(g)
-                            in_house.setdefault((d, 18 + box), []).append(g)
+                            _link(in_house, (d - 1) * 27 + line, g)
+                            _link(in_house, (d - 1) * 27 + 18 + box, g)
                 by_digit.append(len(self.digit))
         size = len(self.digit)
-        self.weak: list[list[int]] = [[] for _ in range(size)]
-        self.strong: list[list[int]] = [[] for _ in range(size)]
-        weak, strong = self.weak, self.strong
+        self.strong = [_NO_LINKS] * size
+        strong = self.strong
         for c in range(81):
             mask = cands[c]
-            if not mask:
-                continue
-            digits = DIGITS_IN[mask]
-            peers = PEERS[c]
-            for d in digits:
-                n = c * 9 + d - 1
-                bit = BIT[d]
-                weak[n].extend(c * 9 + e - 1 for e in digits if e != d)
-                weak[n].extend(p * 9 + d - 1 for p in peers if cands[p] & bit)
-            if len(digits) == 2:
+            if popcount[mask] == 2:
+                digits = digits_in[mask]
                 a, b = c * 9 + digits[0] - 1, c * 9 + digits[1] - 1
-                strong[a].append(b)
-                strong[b].append(a)
-        groups = range(CELL_NODES, size)
-        for g in groups:
-            d, part = self.digit[g], self.cells[g]
-            for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
-                weak[g].append(p * 9 + d - 1)
-                weak[p * 9 + d - 1].append(g)
-            line_bits, box_bits = homes[g - CELL_NODES]
-            for h in range(by_digit[d - 1], by_digit[d]):
-                other = self.cells[h]
-                if not other & part and (other & line_bits == other or other & box_bits == other):
-                    weak[g].append(h)
+                _link(strong, a, b)
+                _link(strong, b, a)
         # strong links: a house whose other places for the digit are exactly one node
         for d in range(1, 10):
             for house in range(27):
-                placed = _HOUSE_BITS[house] & digit_bits[d]
-                count = _count(placed)
-                if count < 2:
-                    continue
-                members = cells_of_bits(placed)
-                if count == 2:
-                    a, b = members[0] * 9 + d - 1, members[1] * 9 + d - 1
-                    strong[a].append(b)
-                    strong[b].append(a)
+                placed = house_bits[house] & digit_bits[d]
+                if not placed & (placed - 1):
+                    continue  # fewer than two cells
+                rest = placed & (placed - 1)
+                if not rest & (rest - 1):  # exactly two cells
+                    a = ((placed & -placed).bit_length() - 1) * 9 + d - 1
+                    b = (rest.bit_length() - 1) * 9 + d - 1
+                    if b not in strong[a]:  # once for a line and a box
+                        _link(strong, a, b)
+                        _link(strong, b, a)
                 if not group_of:
                     continue
                 # nodes inside this house: its cells and the group nodes it contains
-                for n in in_house.get((d, house), ()):  # cell-to-cell pairs are done above
+                for n in in_house[(d - 1) * 27 + house]:  # cell-to-cell pairs are done above
                     rest = placed & ~self.cells[n]
-                    if _count(rest) == 1:
+                    if rest and not rest & (rest - 1):
                         m = (rest.bit_length() - 1) * 9 + d - 1
                     else:
                         m = group_of.get((d, rest), -1)
                         if m < 0:
                             continue
                     if m not in strong[n]:
-                        strong[n].append(m)
+                        _link(strong, n, m)
                     if n not in strong[m]:
-                        strong[m].append(n)
+                        _link(strong, m, n)
+        self.strong_go: list[list[int]] = [
+            [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] if ms else _NO_LINKS
+            for ms in strong
+        ]
+        # weak links: the cell's other digits, the peers with the digit, the group nodes
+        # of the digit whose cells it all sees (the group nodes' own links: their cells'
+        # peers, the other group nodes of its line or box)
+        strong_bits = [0] * 10  # per digit: the cells whose candidate has a strong link
+        for n in range(CELL_NODES):
+            if strong[n]:
+                strong_bits[n % 9 + 1] |= 1 << (n // 9)
+        self.seen_groups = [_NO_LINKS] * CELL_NODES
+        seen_groups = self.seen_groups
+        weak_go = [_NO_LINKS] * size  # each node with a candidate gets its own below
+        self.weak_go = weak_go
+        for g in range(CELL_NODES, size):
+            d, part = self.digit[g], self.cells[g]
+            for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
+                _link(seen_groups, p * 9 + d - 1, g)
+            go = weak_go[g] = [
+                p * 72 + (d - 1) * 8 for p in cells_of_bits(self.buddies[g] & strong_bits[d])
+            ]
+            # the other group nodes of its line and box (those inside them), ascending
+            line, box = homes[g - CELL_NODES]
+            for h in sorted(in_house[(d - 1) * 27 + line] + in_house[(d - 1) * 27 + box]):
+                if h != g and strong[h] and not self.cells[h] & part:
+                    go.append(h * 8 + 2)
+        for c in range(81):
+            mask = cands[c]
+            if not mask:
+                continue
+            digits = digits_in[mask]
+            peers = peer_bits[c]
+            for d in digits:
+                n = c * 9 + d - 1
+                go = weak_go[n] = [
+                    c * 72 + (e - 1) * 8 for e in digits if e != d and strong[c * 9 + e - 1]
+                ]
+                bits = peers & strong_bits[d]
+                while bits:
+                    low = bits & -bits
+                    go.append((low.bit_length() - 1) * 72 + (d - 1) * 8)
+                    bits ^= low
+                for g in seen_groups[n]:
+                    if strong[g]:
+                        go.append(g * 8 + 2)
         # ALS nodes, from als_base up: (set, entry digit j). All its j being off (a j seen
         # by all of them is on), the rest is locked: its other digits k leave every k
         # seeing all k of the set. enter[n]: the ALS nodes an "on" node switches on.
         self.als_base = len(self.digit)
         self.als: list[int] = []  # per ALS node: index into self.alses
         self.alses: tuple[Als, ...] = ()
-        self.enter: list[list[int]] = [[] for _ in range(size)]
+        self.enter = [_NO_LINKS] * size
         if grouped:
             self._add_als(grid, group_of, max_als)
+        assert not _NO_LINKS
 
     def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
         alses = self.alses = _small_alses(grid, max_als)
         cands = grid.candidates
-        weak, enter = self.weak, self.enter
+        digits_in, popcount, bit = DIGITS_IN, POPCOUNT, BIT  # (locals: faster)
+        strong, weak_go, enter = self.strong, self.weak_go, self.enter
         groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
         for (gd, part), gid in group_of.items():
             groups_by_digit[gd].append((part, gid))
-        by_entry: dict[tuple[int, int], list[int]] = {}  # (digit, lowest d-cell): ALS nodes
+        by_entry = [_NO_LINKS] * 810  # digit * 81 + its lowest cell in the set: ALS nodes
         nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
-            digits = DIGITS_IN[a.mask]
+            digits = digits_in[a.mask]
             # per digit k: the nodes a locked k switches off (cells and group nodes)
-            offs_of: list[list[int]] = [[] for _ in range(10)]
+            offs_of = [_NO_LINKS] * 10
             for k in digits:
                 kb = a.buddies[k]
                 if kb:
-                    offs_of[k] = [c * 9 + k - 1 for c in cells_of_bits(kb)]
-                    offs_of[k].extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
-            if sum(1 for k in digits if offs_of[k]) == 0:
+                    k_offs = [c * 9 + k - 1 for c in cells_of_bits(kb)]
+                    k_offs.extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
+                    offs_of[k] = k_offs
+            if not any(offs_of[k] for k in digits):
                 continue
             # a cell seeing all of some digits of the set may lose all its digits but one:
             # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
@@ -222,12 +278,12 @@ class _Graph:
             for k in digits:
                 seeing |= a.buddies[k]
             for c in cells_of_bits(seeing):
-                if POPCOUNT[cands[c]] > 2:
+                if popcount[cands[c]] > 2:
                     lost = 0
                     for k in digits:
                         if a.buddies[k] >> c & 1:
-                            lost |= BIT[k]
-                    if POPCOUNT[cands[c] & ~lost] <= 1:
+                            lost |= bit[k]
+                    if popcount[cands[c] & ~lost] <= 1:
                         losing.append((c, lost))
             first = len(self.digit)
             for j in digits:
@@ -243,22 +299,23 @@ class _Graph:
                 for k in digits:
                     if k != j:
                         offs.extend(offs_of[k])
-                weak.append(offs)
-                self.strong.append([])
+                weak_go.append([m * 8 if m < CELL_NODES else m * 8 + 2 for m in offs if strong[m]])
+                strong.append(_NO_LINKS)
+                self.strong_go.append(_NO_LINKS)
                 forced = []
                 for c, lost in losing:
-                    left = cands[c] & ~(lost & ~BIT[j])
-                    if POPCOUNT[left] == 1:
-                        forced.append(c * 9 + DIGITS_IN[left][0] - 1)
+                    left = cands[c] & ~(lost & ~bit[j])
+                    if popcount[left] == 1:
+                        forced.append(c * 9 + digits_in[left][0] - 1)
                 enter.append(forced)
                 jb = a.buddies[j]
                 for c in cells_of_bits(jb):
-                    enter[c * 9 + j - 1].append(n)
+                    _link(enter, c * 9 + j - 1, n)
                 for part, gid in groups_by_digit[j]:
                     if part & jb == part:
-                        enter[gid].append(n)
+                        _link(enter, gid, n)
                 dc = a.dcells[j]
-                by_entry.setdefault((j, (dc & -dc).bit_length() - 1), []).append(n)
+                _link(by_entry, j * 81 + (dc & -dc).bit_length() - 1, n)
             nodes_of.append((a, range(first, len(self.digit))))
         # one ALS switches on another when its eliminations of a digit k cover all the
         # other's k (worked out once per set and k, then given to its nodes entered by j != k)
@@ -266,17 +323,20 @@ class _Graph:
         for a, nodes in nodes_of:
             if not nodes:
                 continue
-            switched: list[list[int]] = [[] for _ in range(10)]
-            for k in DIGITS_IN[a.mask]:
+            switched = [_NO_LINKS] * 10
+            for k in digits_in[a.mask]:
                 kb = a.buddies[k]
+                hits = []
                 for c in cells_of_bits(kb):
-                    for m in by_entry.get((k, c), ()):
+                    for m in by_entry[k * 81 + c]:
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
-                            switched[k].append(m)
+                            hits.append(m)
+                if hits:
+                    switched[k] = hits
             for n in nodes:
                 j = self.digit[n]
-                for k in DIGITS_IN[a.mask]:
+                for k in digits_in[a.mask]:
                     if k != j:
                         enter[n].extend(switched[k])
 
@@ -288,6 +348,7 @@ class _Graph:
 def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
     """The ALS of 2..``max_cells`` cells of the grid (those a chain can use)."""
     cands = grid.candidates
+    digits_in, popcount = DIGITS_IN, POPCOUNT  # (locals: faster)
     digit_bits = digit_patterns(grid)
     found: dict[int, Als] = {}
     for h, house in enumerate(HOUSES):
@@ -297,14 +358,14 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
                 mask = 0
                 for c in combo:
                     mask |= cands[c]
-                if POPCOUNT[mask] != size + 1:
+                if popcount[mask] != size + 1:
                     continue
                 bits = sum(1 << c for c in combo)
                 if bits in found:
                     continue
                 dcells = [0] * 10
                 buddies = [0] * 10
-                for d in DIGITS_IN[mask]:
+                for d in digits_in[mask]:
                     dc = dcells[d] = bits & digit_bits[d]
                     buddies[d] = common_peers(dc) & digit_bits[d] & ~bits
                 found[bits] = Als(bits, combo, mask, h, tuple(dcells), tuple(buddies))
@@ -312,143 +373,295 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
 
 
 # A chain node is node * 2 + (1 if true else 0); a search state also says whether the
-# chain to it went through a group node (+2), so that the shortest grouped chain is kept too.
+# chain to it went through a group node or an ALS, so that the shortest grouped chain is
+# kept too: level * 2 of a node is 0 a cell, 1 a group node, 2 an ALS, 3 a cell forced by
+# an ALS; a state keeps the highest level on its chain, so that ALS chains never displace
+# the shortest chain without one (nor a grouped chain a plain one).
 State = int  # node * 8 + level * 2 + on
+_LOW_HALF: Final = (1 << 54) - 1  # cells 0..53 of an 81-bit cell set
+UNSEEN: Final = -2  # the parent of a state not reached (the start's is -1)
 
 
 def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
     """Every Nice Loop and AIC of the grid (grouped search: those with a group node or an
     ALS of up to ``max_als`` cells)."""
-    g = _Graph(grid, grouped, max_als)
-    cands = grid.candidates
-    strong, weak, cell_of, cells_of = g.strong, g.weak, g.cell, g.cells
-    # Off nodes without a strong link are dead ends inside a chain: expand only into
-    # nodes that can go on; loop closures into the start cell are checked on their own.
-    weak_go = [[m for m in ws if strong[m]] for ws in weak]
-    enter, als_base = g.enter, g.als_base
-    # level * 2 of a node: 0 a cell, 1 a group node, 2 an ALS, 3 a cell forced by an ALS;
-    # a state keeps the highest level on its chain, so that ALS chains never displace the
-    # shortest chain without one (nor a grouped chain a plain one)
-    level2 = [0] * CELL_NODES + [2] * (als_base - CELL_NODES) + [4] * (len(g.digit) - als_base)
-    found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
+    return _Search(grid, grouped, max_als).run()
 
-    digit_of, buddies_of = g.digit, g.buddies
-    # per ALS node, its digits other than the entry digit and their buddies (closures)
-    als_exits = [
-        [(k, g.set_of(n).buddies[k]) for k in DIGITS_IN[g.set_of(n).mask & ~BIT[digit_of[n]]]]
-        for n in range(als_base, len(digit_of))
-    ]
 
-    def bfs(start: int, on: bool) -> dict[State, State]:
-        """Shortest chains from one assumption; the first link leaves the start cell."""
+class _Search:
+    """One search over one grid state: the graph, the breadth-first search's scratch
+    arrays (reused by every start, as a flat ``parent`` array instead of a dict) and the
+    steps found. Methods rather than closures: mypyc compiles them to direct calls."""
+
+    def __init__(self, grid: Grid, grouped: bool, max_als: int) -> None:
+        g = self.g = _Graph(grid, grouped, max_als)
+        self.cands: list[int] = grid.candidates
+        self.digit_bits: list[int] = digit_patterns(grid)
+        self.grouped = grouped
+        self.als_base: int = g.als_base
+        self.cell_of: list[int] = g.cell
+        self.cells_of: list[int] = g.cells
+        size = len(g.digit)
+        self.strong_go = g.strong_go
+        # the links out of an on node: into ALS nodes (on) or cells forced by one (on, at
+        # level 3), then the weak ones (off)
+        als_base = g.als_base
+        self.on_go: list[list[State]] = [
+            [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms] + ws if ms else ws
+            for ms, ws in zip(g.enter, g.weak_go, strict=True)
+        ]
+        # per ALS node, its digits other than the entry digit and their buddies (closures),
+        # each cell set split in halves of 54 and 27 cells: 81 bits make a long int, slower
+        # to test than two that fit a machine word
+        self.als_exits: list[list[tuple[int, int, int]]] = []
+        for n in range(g.als_base, size):
+            a = g.set_of(n)
+            exits = DIGITS_IN[a.mask & ~BIT[g.digit[n]]]
+            self.als_exits.append(
+                [(k, a.buddies[k] & _LOW_HALF, a.buddies[k] >> 54) for k in exits]
+            )
+        # per state, the index in ``order`` of the state it was reached from
+        self.parent: list[int] = [UNSEEN] * (size * 8)
+        self.order: list[State] = []  # the states reached, in order (also the BFS queue)
+        # per node below als_base, for the current start cell: the off state of the start
+        # cell's candidate it closes a loop on when on (it sees it, same digit), else -1
+        self.close: list[int] = [-1] * g.als_base
+        self.found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
+
+    def run(self) -> list[Step]:
+        """Search from both assumptions on every candidate: the steps, shortest chain first."""
+        cands, close, digit_bits = self.cands, self.close, self.digit_bits
+        on_go, strong_go = self.on_go, self.strong_go
+        seen_groups = self.g.seen_groups
+        peer_bits, popcount, digits_in = PEER_BITS, POPCOUNT, DIGITS_IN  # (locals: faster)
+        for s_cell in range(81):
+            s_mask = cands[s_cell]
+            if not s_mask:
+                continue
+            bivalue = popcount[s_mask] == 2
+            digits = digits_in[s_mask]
+            # the nodes seeing a start cell's candidate, of its digit: the cells, the groups
+            closing: list[int] = []  # (to reset them after)
+            for d in digits:
+                s_node = s_cell * 9 + d - 1
+                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
+                    close[p * 9 + d - 1] = s_node * 8
+                    closing.append(p * 9 + d - 1)
+                for m in seen_groups[s_node]:
+                    close[m] = s_node * 8
+                    closing.append(m)
+            # per digit, the AICs of the search with it off, then (bivalue) of the other
+            # digit's search with it on, after the start's strong link inside the cell; the
+            # loops of all searches come first (the order of the steps found matters)
+            own: dict[int, list[tuple[list[State], set[tuple[int, int]]]]] = {}
+            via: dict[int, list[tuple[list[State], set[tuple[int, int]]]]] = {}
+            for d in digits:
+                start = s_cell * 9 + d - 1
+                own[d] = []
+                for on in (True, False):
+                    # a start without a link out reaches nothing: no chain, no search
+                    if not (on_go[start] if on else strong_go[start]):
+                        continue
+                    self.bfs(start, on)
+                    self.loops(s_cell, d, on, bivalue)
+                    if not on:
+                        own[d] = self.aics(s_cell, d, -1)
+                    elif bivalue:
+                        other = digits[0] if digits[1] == d else digits[1]
+                        via[other] = self.aics(s_cell, other, (s_cell * 9 + other - 1) * 8)
+            for d in digits:
+                for chain, elims in own[d]:
+                    self.add(AIC, chain, elims)
+                for chain, elims in via.get(d, []):
+                    self.add(AIC, chain, elims)
+            for m in closing:
+                close[m] = -1
+        return [step for _n, step in sorted(self.found.values(), key=lambda ns: ns[0])]
+
+    def bfs(self, start: int, on: bool) -> None:
+        """Shortest chains from one assumption (into ``parent`` and ``order``); the first
+        link leaves the start cell, a chain back into it ends there (a loop)."""
+        parent, order = self.parent, self.order
+        for st in order:
+            parent[st] = UNSEEN
+        order.clear()
+        on_go, strong_go, close, als_base = self.on_go, self.strong_go, self.close, self.als_base
         s_cell = start // 9
-        s_bit = 1 << s_cell
-        s_mask = cands[s_cell]
-        s_state = start * 8 + on
-        parent: dict[State, State] = {s_state: -1}
-        frontier = [s_state]
+        # the states of the start cell's candidates (cell nodes only): lo <= st < hi
+        lo = s_cell * 72
+        hi = lo + 72
+        parent[start * 8 + (1 if on else 0)] = -1
+        order.append(start * 8 + (1 if on else 0))
+        # ``order`` is the queue (it grows while read): the states before ``level_end`` are
+        # ``depth`` links away
+        level_end = 1
         depth = 0
-        while frontier and depth < MAX_LINKS:
-            depth += 1
-            nxt: list[State] = []
-            for state in frontier:
-                node = state >> 3
-                flag = state & 6
-                if state & 1:
-                    targets = weak_go[node]
-                    if node < als_base:
-                        d = digit_of[node]
-                        if s_mask & BIT[d] and buddies_of[node] & s_bit:
-                            closure = (s_cell * 9 + d - 1) * 8 + flag
-                            if closure not in parent and closure != s_state:
-                                parent[closure] = state
-                    else:
-                        for k, kb in als_exits[node - als_base]:
-                            if kb & s_bit:
-                                closure = (s_cell * 9 + k - 1) * 8 + flag
-                                if closure not in parent and closure != s_state:
-                                    parent[closure] = state
-                    for m in enter[node]:  # into an ALS (or a cell forced by one): on
-                        st = m * 8 + (5 if m >= als_base and flag < 6 else 7)
-                        if st not in parent:
-                            parent[st] = state
-                            # a forced cell only ends a chain; back in the start cell: a loop
-                            if cell_of[m] != s_cell and (m >= als_base or not FORCED_ENDS):
-                                nxt.append(st)
-                    new_on = 0
+        for at, state in enumerate(order):
+            if at == level_end:
+                depth += 1
+                if depth >= MAX_LINKS:
+                    break
+                level_end = len(order)
+            if at and lo <= state < hi:
+                continue  # back in the start cell: a loop, not expanded
+            node = state >> 3
+            level = state & 6
+            if state & 1:
+                if node < als_base:
+                    closure = close[node]
+                    if closure >= 0 and parent[closure + level] == UNSEEN:
+                        parent[closure + level] = at
+                        order.append(closure + level)
                 else:
-                    targets = strong[node]
-                    new_on = 1
-                for m in targets:
-                    lv = level2[m]
-                    st = m * 8 + (lv if lv > flag else flag) + new_on
-                    if st in parent:
-                        continue
-                    if cell_of[m] == s_cell:
-                        if state != s_state:  # the first link must leave the start cell
-                            parent[st] = state  # back in the start cell: a loop, not expanded
-                        continue
-                    parent[st] = state
-                    nxt.append(st)
-            frontier = nxt
-        return parent
+                    for k, low, high in self.als_exits[node - als_base]:
+                        if (high >> s_cell - 54 if s_cell >= 54 else low >> s_cell) & 1:
+                            closure = (s_cell * 9 + k - 1) * 8 + level
+                            if parent[closure] == UNSEEN:
+                                parent[closure] = at
+                                order.append(closure)
+                targets = on_go[node]
+            else:
+                targets = strong_go[node]
+            for x in targets:
+                own = x & 6
+                st = x if own >= level else x - own + level
+                if parent[st] != UNSEEN or (not at and lo <= st < hi):
+                    continue  # seen, or the first link stays in the start cell
+                parent[st] = at
+                order.append(st)
 
-    def primary(node: int) -> int:
+    def loops(self, s_cell: int, d: int, on: bool, bivalue: bool) -> None:
+        """The Nice Loops of the last search: its chains back into the start cell."""
+        grouped = self.grouped
+        start = s_cell * 9 + d - 1
+        lo = s_cell * 72
+        hi = lo + 72
+        first_strong = not on
+        for end in self.order:
+            if end < lo or end >= hi or (end & 6 != 0) != grouped:
+                continue
+            end_node = end >> 3
+            last_strong = end & 1 == 1
+            if end_node == start and last_strong == on:
+                continue
+            e = end_node % 9 + 1
+            if (first_strong == last_strong) == (e == d):
+                kind = DNL  # the ends contradict each other
+            elif e != d and (first_strong or bivalue):  # the ends agree, two digits
+                kind = CNL
+            else:
+                continue
+            chain = self.path(end)
+            if chain is None or len(chain) < 4:
+                continue
+            if kind == CNL:
+                elims = self.continuous(chain, s_cell)
+            elif e != d:
+                elims = {(s_cell, e if first_strong else d)}
+            elif first_strong:
+                elims = {(s_cell, x) for x in DIGITS_IN[self.cands[s_cell]] if x != d}
+            else:
+                elims = {(s_cell, d)}
+            self.add(kind, chain, elims)
+
+    def aics(
+        self, s_cell: int, d: int, prefix: State
+    ) -> list[tuple[list[State], set[tuple[int, int]]]]:
+        """The AICs of the last search (after ``prefix`` if given): chains with ``d`` off in
+        the start cell to a candidate on in another cell."""
+        cands, grouped = self.cands, self.grouped
+        peer_bits, bit = PEER_BITS, BIT
+        s_mask = cands[s_cell]
+        lo = s_cell * 72
+        hi = lo + 72
+        # cells seeing the start cell and holding d: those seeing both ends lose d
+        s_seen = peer_bits[s_cell] & self.digit_bits[d]
+        out: list[tuple[list[State], set[tuple[int, int]]]] = []
+        for end in self.order:
+            if not end & 1 or end >= CELL_NODES * 8 or lo <= end < hi:
+                continue
+            if (end & 6 != 0) != grouped:
+                continue
+            end_node = end >> 3
+            t_cell = end_node // 9
+            e = end_node % 9 + 1
+            if e == d:
+                bits = s_seen & peer_bits[t_cell]
+                if not bits & (bits - 1):
+                    continue  # one elimination is a discontinuous nice loop
+                elims = {(c, d) for c in cells_of_bits(bits)}
+            elif peer_bits[s_cell] >> t_cell & 1 and s_mask & bit[e] and cands[t_cell] & bit[d]:
+                elims = {(s_cell, e), (t_cell, d)}
+            else:
+                continue
+            chain = self.path(end, prefix, aic=True)
+            if chain is None or len(chain) < 4:
+                continue
+            out.append((chain, elims))
+        return out
+
+    def primary(self, node: int) -> int:
         """The cell HoDoKu names a node by: its first cell (an ALS: its first entry cell)."""
-        cs = cells_of[node] if node < als_base else g.set_of(node).dcells[g.digit[node]]
+        g = self.g
+        cs = self.cells_of[node] if node < self.als_base else g.set_of(node).dcells[g.digit[node]]
         return (cs & -cs).bit_length() - 1
 
-    def hodoku_lasso_free(out: list[int], aic: bool) -> bool:
+    def hodoku_lasso_free(self, out: list[int], aic: bool) -> bool:
         """HoDoKu's test for chains with ALS: no node's first cell lies in an earlier
         node (but the one just before it, and, in a loop, those in the start cell)."""
-        start = primary(out[0] >> 1)
+        start = self.primary(out[0] >> 1)
         lasso = 0
         last = -1
         for st in out:
             node = st >> 1
-            if lasso >> primary(node) & 1:
+            if lasso >> self.primary(node) & 1:
                 return False
-            if last >= 0 and (aic or primary(last) != start):
-                lasso |= cells_of[last]
+            if last >= 0 and (aic or self.primary(last) != start):
+                lasso |= self.cells_of[last]
             last = node
         return True
 
-    def path(
-        parent: dict[State, State], end: State, prefix: State = -1, aic: bool = False
-    ) -> list[State] | None:
-        """The chain to ``end`` (after ``prefix`` if given), or None for a lasso."""
+    def path(self, end: State, prefix: State = -1, aic: bool = False) -> list[State] | None:
+        """The last search's chain to ``end`` (after ``prefix`` if given), or None for a
+        lasso."""
+        parent, cells_of, als_base = self.parent, self.cells_of, self.als_base
+        order = self.order
         out = [end]
-        while parent[out[-1]] >= 0:
-            out.append(parent[out[-1]])
+        at = parent[end]
+        while at >= 0:
+            out.append(order[at])
+            at = parent[order[at]]
         if prefix >= 0:
             out.append(prefix)
         out.reverse()
         out = [(st >> 3) * 2 + (st & 1) for st in out]
         if any(st >> 1 >= als_base for st in out):
-            return out if hodoku_lasso_free(out, aic) else None
+            return out if self.hodoku_lasso_free(out, aic) else None
         start_cells = cells_of[out[0] >> 1]
         seen = 0
         prev = 0
+        last = len(out) - 1
         for k, st in enumerate(out):
             cs = cells_of[st >> 1]
             # a group may cover the start cell: the loop closes through a single cell
             node = st >> 1
             again = cs & seen & ~start_cells if CELL_NODES <= node < als_base else cs & seen
-            if again and cs != prev and not (k == len(out) - 1 and cs == start_cells):
+            if again and cs != prev and not (k == last and cs == start_cells):
                 return None  # a cell left and entered again
             seen |= cs
             prev = cs
         return out
 
-    def add(kind: str, chain: list[State], elims: set[tuple[int, int]]) -> None:
+    def add(self, kind: str, chain: list[State], elims: set[tuple[int, int]]) -> None:
         if not elims:
             return
+        g, cells_of, als_base, grouped = self.g, self.cells_of, self.als_base, self.grouped
         is_grouped = any(st >> 1 >= CELL_NODES for st in chain)
         if grouped != is_grouped:
             return
         tech = GROUPED[kind] if grouped else kind
         key = (tech, frozenset(elims))
-        old = found.get(key)
+        old = self.found.get(key)
         # an ALS counts as its cells (HoDoKu's penalty): a set is harder to see than a link
         length = len(chain) + sum(_count(cells_of[st >> 1]) for st in chain if st >> 1 >= als_base)
         if old is not None and old[0] <= length:
@@ -462,7 +675,7 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
                 nodes.append((tuple(cells_of_bits(cells_of[node])), g.digit[node], bool(st & 1)))
                 continue
             # an ALS is two nodes: its entry digit off (weak link in), its exit digit on
-            a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
+            a, j, k = g.set_of(node), g.digit[node], self.exit_digit(chain, i)
             nodes.append((tuple(cells_of_bits(a.dcells[j])), j, False))
             nodes.append((tuple(cells_of_bits(a.dcells[k])), k, True))
         step = Step(
@@ -474,27 +687,30 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
             houses=tuple(g.set_of(st >> 1).house for st in chain if st >> 1 >= als_base),
             extra=tuple(c for st in chain if st >> 1 >= als_base for c in g.set_of(st >> 1).cells),
         )
-        found[key] = (length, step)
+        self.found[key] = (length, step)
 
-    def exit_digit(chain: list[State], i: int) -> int:
+    def exit_digit(self, chain: list[State], i: int) -> int:
         """The digit by which the ALS at ``chain[i]`` acts on the next node."""
+        g = self.g
         a, nxt = g.set_of(chain[i] >> 1), chain[i + 1]
-        if not nxt & 1 or nxt >> 1 >= als_base:
+        if not nxt & 1 or nxt >> 1 >= self.als_base:
             return g.digit[nxt >> 1]
         # a forced cell: the set took all its other digits, name the first of them
-        c = cell_of[nxt >> 1]
+        c = self.cell_of[nxt >> 1]
         j = g.digit[chain[i] >> 1]
         return min(k for k in DIGITS_IN[a.mask] if k != j and a.buddies[k] >> c & 1)
 
-    def seen_by(node: int, d: int) -> int:
+    def seen_by(self, node: int, d: int) -> int:
         """Cells seeing every cell of a node that holds ``d`` (all its cells but an ALS's)."""
-        return g.buddies[node] if node < als_base else g.set_of(node).buddies[d]
+        g = self.g
+        return g.buddies[node] if node < self.als_base else g.set_of(node).buddies[d]
 
-    def continuous(chain: list[State], s_cell: int) -> set[tuple[int, int]]:
+    def continuous(self, chain: list[State], s_cell: int) -> set[tuple[int, int]]:
+        g, cands, cell_of, als_base = self.g, self.cands, self.cell_of, self.als_base
         elims: set[tuple[int, int]] = set()
         chain_cells = 0
         for st in chain:
-            chain_cells |= cells_of[st >> 1]
+            chain_cells |= self.cells_of[st >> 1]
         first_strong = not chain[0] & 1
         last_strong = bool(chain[-1] & 1)
         last = len(chain) - 1
@@ -507,8 +723,8 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
                 # weak link into an ALS, then the set is locked without its entry digit j:
                 # j leaves cells seeing both ends, its digits other than j and the exit
                 # digit leave cells seeing all of theirs in the set
-                a, j, k = g.set_of(node), g.digit[node], exit_digit(chain, i)
-                bits = seen_by(prev, j) & a.buddies[j] & ~chain_cells & ~(1 << s_cell)
+                a, j, k = g.set_of(node), g.digit[node], self.exit_digit(chain, i)
+                bits = self.seen_by(prev, j) & a.buddies[j] & ~chain_cells & ~(1 << s_cell)
                 elims.update((c, j) for c in cells_of_bits(bits) if cands[c] & BIT[j])
                 nxt = chain[i + 1] >> 1
                 if chain[i + 1] & 1 and nxt < als_base:
@@ -540,79 +756,9 @@ def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> lis
             elif cell_of[prev] != cell_of[node] or node >= CELL_NODES:
                 # weak link between cells: its digit leaves cells seeing both ends
                 d = g.digit[node]
-                bits = seen_by(prev, d) & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
+                bits = self.seen_by(prev, d) & g.buddies[node] & ~chain_cells & ~(1 << s_cell)
                 elims.update((c, d) for c in cells_of_bits(bits) if cands[c] & BIT[d])
         return elims
-
-    for s_cell in range(81):
-        s_mask = cands[s_cell]
-        if not s_mask:
-            continue
-        bivalue = POPCOUNT[s_mask] == 2
-        digits = DIGITS_IN[s_mask]
-        searches = {(d, on): bfs(s_cell * 9 + d - 1, on) for d in digits for on in (True, False)}
-        for (d, on), parent in searches.items():
-            start = s_cell * 9 + d - 1
-            for end in parent:
-                end_node = end >> 3
-                if end_node >= CELL_NODES or end_node // 9 != s_cell or bool(end & 6) != grouped:
-                    continue
-                if end_node == start and end & 1 == on:
-                    continue
-                e = end_node % 9 + 1
-                chain = path(parent, end)
-                if chain is None or len(chain) < 4:
-                    continue
-                first_strong, last_strong = not on, bool(end & 1)
-                if first_strong == last_strong and e == d:
-                    kind = DNL
-                    if first_strong:
-                        elims = {(s_cell, x) for x in digits if x != d}
-                    else:
-                        elims = {(s_cell, d)}
-                elif first_strong != last_strong and e != d:
-                    kind = DNL
-                    elims = {(s_cell, e if first_strong else d)}
-                elif first_strong == last_strong and e != d and (first_strong or bivalue):
-                    kind = CNL
-                    elims = continuous(chain, s_cell)
-                else:
-                    continue
-                add(kind, chain, elims)
-        # AICs start with a strong link: out of the cell, or inside a bivalue cell
-        for d in digits:
-            start_off = (s_cell * 9 + d - 1) * 8
-            sources = [(searches[(d, False)], -1)]
-            if bivalue:
-                other = digits[0] if digits[1] == d else digits[1]
-                sources.append((searches[(other, True)], start_off))
-            for parent, prefix in sources:
-                for end in parent:
-                    end_node = end >> 3
-                    if bool(end & 6) != grouped:
-                        continue
-                    if not end & 1 or end_node >= CELL_NODES or end_node // 9 == s_cell:
-                        continue
-                    t_cell, e = end_node // 9, end_node % 9 + 1
-                    if e == d:
-                        bits = PEER_BITS[s_cell] & PEER_BITS[t_cell]
-                        elims = {(c, d) for c in cells_of_bits(bits) if cands[c] & BIT[d]}
-                        if len(elims) < 2:
-                            continue  # one elimination is a discontinuous nice loop
-                    elif (
-                        PEER_BITS[s_cell] >> t_cell & 1
-                        and s_mask & BIT[e]
-                        and cands[t_cell] & BIT[d]
-                    ):
-                        elims = {(s_cell, e), (t_cell, d)}
-                    else:
-                        continue
-                    chain = path(parent, end, prefix, aic=True)
-                    if chain is None or len(chain) < 4:
-                        continue
-                    add(AIC, chain, elims)
-
-    return [step for _n, step in sorted(found.values(), key=lambda ns: ns[0])]
 
 
 # Searches run so far, per largest ALS node size (read by tests and profiling; a counter,
