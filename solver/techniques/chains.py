@@ -138,37 +138,45 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
         strong.setdefault(b, set()).add(a)
     reported: set[frozenset[int]] = set()
     for start in sorted(strong):
-        # state: (cell, on) where on = "true if start is false"
-        parent: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-        queue = deque([(start, False, 0)])
-        while queue:
-            cell, on, length = queue.popleft()
+        # state: cell * 2 + on, where on = "true if start is false"; parent: the state it
+        # was reached from (-1 for the start); the queue holds (state, chain length)
+        parent: dict[int, int] = {start * 2: -1}
+        queue: list[tuple[int, int]] = [(start * 2, 0)]
+        head = 0
+        while head < len(queue):
+            here, length = queue[head]
+            head += 1
             if length >= MAX_CHAIN_NODES:
                 continue
+            cell, on = here >> 1, here & 1
             if on:
                 nexts = cells_of_bits(PEER_BITS[cell] & digit_bits)
             else:
                 nexts = sorted(strong.get(cell, ()))
             for nxt in nexts:
-                state = (nxt, not on)
+                state = nxt * 2 + (on ^ 1)
                 if state in parent or nxt == start:
                     continue
-                parent[state] = (cell, on)
-                queue.append((nxt, not on, length + 1))
+                parent[state] = here
+                queue.append((state, length + 1))
                 if not on and length + 1 >= 3 and nxt > start:
                     targets = PEER_BITS[start] & PEER_BITS[nxt] & digit_bits
-                    path = [c for c, _ in _chain(parent, state)]
                     if not targets:
                         continue
                     elim_cells = frozenset(cells_of_bits(targets))
                     if elim_cells in reported:
                         continue
                     reported.add(elim_cells)
+                    path = []
+                    at = state
+                    while at >= 0:
+                        path.append(at >> 1)
+                        at = parent[at]
                     found.append(
                         Step(
                             "x-chain",
                             eliminations=tuple((c, digit) for c in sorted(elim_cells)),
-                            cells=tuple(path),
+                            cells=tuple(reversed(path)),
                             digits=(digit,),
                         )
                     )

@@ -96,18 +96,19 @@ def _hidden(grid: Grid, size: int) -> Iterator[Step]:
     values, cands = grid.values, grid.candidates
     for h, house in enumerate(HOUSES):
         placed = 0
-        for c in house:
+        positions = [0] * 10  # per digit, the 9-bit mask of its places in the house
+        for i, c in enumerate(house):
             placed |= BIT[values[c]]
+            for d in DIGITS_IN[cands[c]]:
+                positions[d] |= 1 << i
+        if POPCOUNT[0x1FF & ~placed] <= size:
+            continue
         where: list[tuple[int, int]] = []  # (digit, 9-bit mask of positions in the house)
         for d in DIGITS_IN[0x1FF & ~placed]:
-            bit = BIT[d]
-            pos = 0
-            for i, c in enumerate(house):
-                if cands[c] & bit:
-                    pos |= 1 << i
+            pos = positions[d]
             if 2 <= POPCOUNT[pos] <= size:
                 where.append((d, pos))
-        if len(where) < size or POPCOUNT[0x1FF & ~placed] <= size:
+        if len(where) < size:
             continue
         for combo in combinations(where, size):
             union = 0
