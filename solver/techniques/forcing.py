@@ -66,13 +66,25 @@ def _node(fact: int) -> ChainNode:
     return ((i // 9,), i % 9 + 1, bool(fact & 1))
 
 
-# Locked candidates: per box, its three row and three column segments as cell sets.
-_BOX_LINES: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
+# Locked candidates: per box, its three row and three column segments (in the order of
+# their lines: rows, then columns), each as ``(segment, the box's cells outside the
+# segment, the line's cells outside the segment, the line's cells)``.
+_BOX_SEGMENTS: Final[tuple[tuple[tuple[int, int, int, int], ...], ...]] = tuple(
     tuple(
-        (HOUSE_BITS[b] & HOUSE_BITS[line], b, line)
+        (
+            HOUSE_BITS[b] & HOUSE_BITS[line],
+            HOUSE_BITS[b] & ~HOUSE_BITS[line],
+            HOUSE_BITS[line] & ~HOUSE_BITS[b],
+            HOUSE_BITS[line],
+        )
         for line in sorted({h for c in BOXES[b - 18] for h in HOUSES_OF[c][:2]})
     )
     for b in range(18, 27)
+)
+_BOX_CELLS: Final[tuple[int, ...]] = tuple(HOUSE_BITS[b] for b in range(18, 27))
+# Per cell, its row, column and box, each with its cell set.
+_HOUSES_WITH_BITS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((h, HOUSE_BITS[h]) for h in HOUSES_OF[c]) for c in range(81)
 )
 
 
@@ -108,9 +120,21 @@ class _Outcome:
         return next((i for i, n in enumerate(self.stops) if order < n), len(self.stops))
 
 
+def _cell_offs(c: int, mask: int) -> tuple[int, ...]:
+    """The facts "d is off" in cell ``c`` for the digits of ``mask``."""
+    base = c * 18 - 2
+    return tuple([base + 2 * d for d in DIGITS_IN[mask]])
+
+
 def _offs(bits: int, d: int) -> tuple[int, ...]:
     """The facts "d is off" in the cells of ``bits``."""
-    return tuple(_fact(p, d, False) for p in cells_of_bits(bits))
+    out = []
+    base = (d - 1) << 1
+    while bits:
+        low = bits & -bits
+        out.append((low.bit_length() - 1) * 18 + base)
+        bits ^= low
+    return tuple(out)
 
 
 class _Run:
@@ -128,7 +152,7 @@ class _Run:
         self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
 
     def set_off(self, c: int, d: int, why: tuple[int, ...]) -> None:
-        f = _fact(c, d, False)
+        f = (c * 9 + d - 1) << 1
         reason = self.reason
         if self.val[c] == d:
             reason[f] = (len(reason), why)
@@ -136,34 +160,43 @@ class _Run:
             return
         bit = BIT[d]
         cand = self.cand
-        if not cand[c] & bit:
+        m = cand[c]
+        if not m & bit:
             return
         reason[f] = (len(reason), why)
         self.dirty |= bit
-        cand[c] &= ~bit
+        cand[c] = m ^ bit
         self.pos[d] &= ~(1 << c)
         self.queue.append(f)
 
     def set_on(self, c: int, d: int, why: tuple[int, ...]) -> None:
         val, cand, reason = self.val, self.cand, self.reason
-        if val[c] == d:
+        v = val[c]
+        if v == d:
             return
-        f = _fact(c, d, True)
-        if val[c] or not cand[c] & BIT[d]:
+        f = ((c * 9 + d - 1) << 1) | 1
+        m = cand[c]
+        bit = BIT[d]
+        if v or not m & bit:
             reason[f] = (len(reason), why)
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
         reason[f] = (len(reason), why)
         val[c] = d
-        for e in DIGITS_IN[cand[c] & ~BIT[d]]:
-            self.set_off(c, e, (f,))
+        own = (f,)
+        for e in DIGITS_IN[m & ~bit]:
+            self.set_off(c, e, own)
         cand[c] = 0
         pos = self.pos
-        pos[d] &= ~(1 << c)
+        pd = pos[d] & ~(1 << c)
+        pos[d] = pd
         self.placed[d] |= 1 << c
-        self.dirty |= BIT[d]
-        for p in cells_of_bits(PEER_BITS[c] & pos[d]):
-            self.set_off(p, d, (f,))
+        self.dirty |= bit
+        peers = PEER_BITS[c] & pd
+        while peers:
+            low = peers & -peers
+            self.set_off(low.bit_length() - 1, d, own)
+            peers ^= low
 
 
 class _Propagator:
@@ -186,12 +219,12 @@ class _Propagator:
         # Locked candidates can only appear for a digit whose places changed, unless the
         # state already holds some: those digits are always checked.
         self.locked0 = 0
-        self.locked0 = self._locked(pos[:], placed, lambda c, d, why: None, 0x1FF)
+        self.locked0 = self._locked(pos, placed, None, 0x1FF)
 
     def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
         """Follow the premise; yield the outcome so far each time it passes the next of
         ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
-        run = _Run(self, _fact(cell, digit, on))
+        run = _Run(self, ((cell * 9 + digit - 1) << 1) | on)
         values, cands0, net = run.val, self.cands, self.net
         cand, pos, placed, pos0 = run.cand, run.pos, run.placed, self.pos0
         reason, queue, clash, out = run.reason, run.queue, run.clash, run.out
@@ -200,29 +233,30 @@ class _Propagator:
         else:
             run.set_off(cell, digit, ())
         level = head = 0
+        budget = BUDGETS[0]
         while True:
             while head < len(queue) and not clash:
-                if len(reason) > BUDGETS[level]:
+                if len(reason) > budget:
                     out.truncated = True
                     out.stops.append(len(reason))
                     yield out
                     level += 1
+                    budget = BUDGETS[level]
                 f = queue[head]
                 head += 1
                 i = f >> 1
-                c, d = i // 9, i % 9 + 1
+                c = i // 9
+                d = i - c * 9 + 1
                 if not values[c]:
                     m = cand[c]
                     orig = cands0[c]
                     if not m:
-                        why = tuple(_fact(c, e, False) for e in DIGITS_IN[orig])
-                        clash.append((CLASH_CELL, c, 0, why))
+                        clash.append((CLASH_CELL, c, 0, _cell_offs(c, orig)))
                         break
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
-                        run.set_on(c, e, tuple(_fact(c, x, False) for x in DIGITS_IN[orig & ~m]))
-                for h in HOUSES_OF[c]:
-                    hb = HOUSE_BITS[h]
+                        run.set_on(c, e, _cell_offs(c, orig & ~m))
+                for h, hb in _HOUSES_WITH_BITS[c]:
                     if placed[d] & hb:
                         continue
                     m = pos[d] & hb
@@ -232,11 +266,11 @@ class _Propagator:
                     if m & (m - 1) == 0:
                         orig_bits = pos0[d] & hb
                         if net or orig_bits.bit_count() == 2:
-                            run.set_on(m.bit_length() - 1, d, _offs(orig_bits & ~m, d))
+                            run.set_on(m.bit_length() - 1, d, _offs(orig_bits ^ m, d))
             if clash or not net:
                 break
             digits, run.dirty = run.dirty, self.locked0
-            if self._locked(pos, placed, run.set_off, digits) and head < len(queue):
+            if self._locked(pos, placed, run, digits) and head < len(queue):
                 continue
             if not self.nested or not self._refute_inside(values, cand, out, run.set_off):
                 break
@@ -279,38 +313,49 @@ class _Propagator:
             return True
         return False
 
-    def _locked(
-        self,
-        pos: list[int],
-        placed: list[int],
-        set_off: Callable[[int, int, tuple[int, ...]], None],
-        digits: int,
-    ) -> int:
-        """One pass of pointing and claiming for the digits of mask ``digits``; the mask
-        of those that removed candidates."""
+    def _locked(self, pos: list[int], placed: list[int], run: _Run | None, digits: int) -> int:
+        """One pass of pointing and claiming for the digits of mask ``digits`` (taking out
+        the candidates it finds through ``run``, if given); the mask of those that found
+        some."""
         pos0 = self.pos0
         found = 0
         for d in DIGITS_IN[digits]:
             pd = pos[d]
             if not pd:
                 continue
-            for segments in _BOX_LINES:
-                for seg, box, line in segments:
-                    m = pd & seg
-                    if not m:
+            pl = placed[d]
+            for b in range(9):
+                box = _BOX_CELLS[b]
+                if not pd & box:
+                    continue
+                box_free = not pl & box
+                for seg, box_rest, line_rest, line_cells in _BOX_SEGMENTS[b]:
+                    if not pd & seg:
                         continue
-                    for base, target in ((box, line), (line, box)):
-                        hb = HOUSE_BITS[base]
-                        if placed[d] & hb or pd & hb & ~seg:
-                            continue
-                        victims = pd & HOUSE_BITS[target] & ~seg
-                        if not victims:
-                            continue
-                        why = tuple(_fact(p, d, False) for p in cells_of_bits(pos0[d] & hb & ~seg))
-                        for p in cells_of_bits(victims):
-                            set_off(p, d, why)
-                        found |= BIT[d]
-                        pd = pos[d]
+                    # Pointing: the box's places lie in the segment.
+                    if box_free and not pd & box_rest:
+                        victims = pd & line_rest
+                        if victims:
+                            if run is not None:
+                                why = _offs(pos0[d] & box_rest, d)
+                                while victims:
+                                    low = victims & -victims
+                                    run.set_off(low.bit_length() - 1, d, why)
+                                    victims ^= low
+                            found |= BIT[d]
+                            pd = pos[d]
+                    # Claiming: the line's places lie in the segment.
+                    if not pl & line_cells and not pd & line_rest:
+                        victims = pd & box_rest
+                        if victims:
+                            if run is not None:
+                                why = _offs(pos0[d] & line_rest, d)
+                                while victims:
+                                    low = victims & -victims
+                                    run.set_off(low.bit_length() - 1, d, why)
+                                    victims ^= low
+                            found |= BIT[d]
+                            pd = pos[d]
         return found
 
 
