@@ -35,8 +35,9 @@ from ..grid import (
     BOXES,
     DIGITS_IN,
     HOUSE_BITS,
+    HOUSES,
     HOUSES_OF,
-    PEER_BITS,
+    PEERS,
     POPCOUNT,
     SINGLE,
     Grid,
@@ -66,25 +67,33 @@ def _node(fact: int) -> ChainNode:
     return ((i // 9,), i % 9 + 1, bool(fact & 1))
 
 
-# Locked candidates: per box, its three row and three column segments (in the order of
-# their lines: rows, then columns), each as ``(segment, the box's cells outside the
-# segment, the line's cells outside the segment, the line's cells)``.
-_BOX_SEGMENTS: Final[tuple[tuple[tuple[int, int, int, int], ...], ...]] = tuple(
+# Places of digits are kept per house, as 9-bit masks of the house's slots (slot ``i`` of
+# house ``h`` is cell ``HOUSES[h][i]``: ascending slots are ascending cells), at index
+# ``digit * 27 + house``, with PLACED added once the digit is placed in the house. Small
+# integers: compiled code works on them without allocating.
+PLACED: Final = 512
+SLOTS: Final = 511
+# Per cell ``c``, at ``3 * c + j`` for its row, column and box: the house and the cell's
+# slot bit in it.
+_SLOT_HOUSE: Final[tuple[int, ...]] = tuple(h for c in range(81) for h in HOUSES_OF[c])
+_SLOT_BIT: Final[tuple[int, ...]] = tuple(
+    1 << HOUSES[h].index(c) for c in range(81) for h in HOUSES_OF[c]
+)
+# The cell of slot ``s`` of house ``h``, at ``9 * h + s``.
+_HOUSE_CELL: Final[tuple[int, ...]] = tuple(c for h in HOUSES for c in h)
+# Locked candidates: per box (0-8), its three row and three column segments in the order
+# of their lines (rows, then columns), each as ``(line, the segment as box slots, the
+# segment as line slots)``.
+_BOX_SEGMENTS: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
     tuple(
         (
-            HOUSE_BITS[b] & HOUSE_BITS[line],
-            HOUSE_BITS[b] & ~HOUSE_BITS[line],
-            HOUSE_BITS[line] & ~HOUSE_BITS[b],
-            HOUSE_BITS[line],
+            line,
+            sum(1 << i for i, c in enumerate(BOXES[b]) if c in HOUSES[line]),
+            sum(1 << i for i, c in enumerate(HOUSES[line]) if c in BOXES[b]),
         )
-        for line in sorted({h for c in BOXES[b - 18] for h in HOUSES_OF[c][:2]})
+        for line in sorted({h for c in BOXES[b] for h in HOUSES_OF[c][:2]})
     )
-    for b in range(18, 27)
-)
-_BOX_CELLS: Final[tuple[int, ...]] = tuple(HOUSE_BITS[b] for b in range(18, 27))
-# Per cell, its row, column and box, each with its cell set.
-_HOUSES_WITH_BITS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
-    tuple((h, HOUSE_BITS[h]) for h in HOUSES_OF[c]) for c in range(81)
+    for b in range(9)
 )
 
 
@@ -126,15 +135,11 @@ def _cell_offs(c: int, mask: int) -> tuple[int, ...]:
     return tuple([base + 2 * d for d in DIGITS_IN[mask]])
 
 
-def _offs(bits: int, d: int) -> tuple[int, ...]:
-    """The facts "d is off" in the cells of ``bits``."""
-    out = []
-    base = (d - 1) << 1
-    while bits:
-        low = bits & -bits
-        out.append((low.bit_length() - 1) * 18 + base)
-        bits ^= low
-    return tuple(out)
+def _house_offs(h: int, slots: int, d: int) -> tuple[int, ...]:
+    """The facts "d is off" in the cells of the slots ``slots`` of house ``h``."""
+    base = 9 * h - 1
+    off = (d - 1) << 1
+    return tuple([_HOUSE_CELL[base + s] * 18 + off for s in DIGITS_IN[slots]])
 
 
 class _Run:
@@ -143,8 +148,7 @@ class _Run:
     def __init__(self, prop: _Propagator, premise: int) -> None:
         self.val: list[int] = prop.values[:]
         self.cand: list[int] = prop.cands[:]
-        self.pos: list[int] = prop.pos0[:]
-        self.placed: list[int] = prop.placed0[:]
+        self.places: list[int] = prop.places0[:]
         self.reason: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.queue: list[int] = []  # facts to draw consequences from, read from a head index
         self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
@@ -166,7 +170,15 @@ class _Run:
         reason[f] = (len(reason), why)
         self.dirty |= bit
         cand[c] = m ^ bit
-        self.pos[d] &= ~(1 << c)
+        places = self.places
+        base = d * 27
+        k = c * 3
+        i = base + _SLOT_HOUSE[k]
+        places[i] &= ~_SLOT_BIT[k]
+        i = base + _SLOT_HOUSE[k + 1]
+        places[i] &= ~_SLOT_BIT[k + 1]
+        i = base + _SLOT_HOUSE[k + 2]
+        places[i] &= ~_SLOT_BIT[k + 2]
         self.queue.append(f)
 
     def set_on(self, c: int, d: int, why: tuple[int, ...]) -> None:
@@ -187,46 +199,51 @@ class _Run:
         for e in DIGITS_IN[m & ~bit]:
             self.set_off(c, e, own)
         cand[c] = 0
-        pos = self.pos
-        pd = pos[d] & ~(1 << c)
-        pos[d] = pd
-        self.placed[d] |= 1 << c
+        places = self.places
+        base = d * 27
+        k = c * 3
+        i = base + _SLOT_HOUSE[k]
+        places[i] = (places[i] & ~_SLOT_BIT[k]) | PLACED
+        i = base + _SLOT_HOUSE[k + 1]
+        places[i] = (places[i] & ~_SLOT_BIT[k + 1]) | PLACED
+        i = base + _SLOT_HOUSE[k + 2]
+        places[i] = (places[i] & ~_SLOT_BIT[k + 2]) | PLACED
         self.dirty |= bit
-        peers = PEER_BITS[c] & pd
-        while peers:
-            low = peers & -peers
-            self.set_off(low.bit_length() - 1, d, own)
-            peers ^= low
+        for p in PEERS[c]:
+            if cand[p] & bit:
+                self.set_off(p, d, own)
 
 
 class _Propagator:
     """Follows premises in one grid state; ``net`` selects multi-parent inferences."""
 
     def __init__(self, grid: Grid, net: bool, nested: bool = False) -> None:
-        self.values = grid.values
-        self.cands = grid.candidates
+        self.values = values = grid.values
+        self.cands = cands = grid.candidates
         self.net = net
         self.nested = nested
-        pos = [0] * 10
-        placed = [0] * 10
+        places = [0] * 270
         for c in range(81):
-            if self.values[c]:
-                placed[self.values[c]] |= 1 << c
-            for d in DIGITS_IN[self.cands[c]]:
-                pos[d] |= 1 << c
-        self.pos0 = pos
-        self.placed0 = placed
+            k = c * 3
+            v = values[c]
+            if v:
+                for j in range(3):
+                    places[v * 27 + _SLOT_HOUSE[k + j]] |= PLACED
+            for d in DIGITS_IN[cands[c]]:
+                for j in range(3):
+                    places[d * 27 + _SLOT_HOUSE[k + j]] |= _SLOT_BIT[k + j]
+        self.places0 = places
         # Locked candidates can only appear for a digit whose places changed, unless the
         # state already holds some: those digits are always checked.
         self.locked0 = 0
-        self.locked0 = self._locked(pos, placed, None, 0x1FF)
+        self.locked0 = self._locked(places, None, 0x1FF)
 
     def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
         """Follow the premise; yield the outcome so far each time it passes the next of
         ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
         run = _Run(self, ((cell * 9 + digit - 1) << 1) | on)
         values, cands0, net = run.val, self.cands, self.net
-        cand, pos, placed, pos0 = run.cand, run.pos, run.placed, self.pos0
+        cand, places, places0 = run.cand, run.places, self.places0
         reason, queue, clash, out = run.reason, run.queue, run.clash, run.out
         if on:
             run.set_on(cell, digit, ())
@@ -256,21 +273,25 @@ class _Propagator:
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
                         run.set_on(c, e, _cell_offs(c, orig & ~m))
-                for h, hb in _HOUSES_WITH_BITS[c]:
-                    if placed[d] & hb:
+                base = d * 27
+                k = c * 3
+                for j in range(3):
+                    h = _SLOT_HOUSE[k + j]
+                    m = places[base + h]
+                    if m & PLACED:
                         continue
-                    m = pos[d] & hb
                     if not m:
-                        clash.append((CLASH_HOUSE, h, d, _offs(pos0[d] & hb, d)))
+                        clash.append((CLASH_HOUSE, h, d, _house_offs(h, places0[base + h], d)))
                         break
-                    if m & (m - 1) == 0:
-                        orig_bits = pos0[d] & hb
-                        if net or orig_bits.bit_count() == 2:
-                            run.set_on(m.bit_length() - 1, d, _offs(orig_bits ^ m, d))
+                    s = SINGLE[m]
+                    if s:
+                        orig = places0[base + h]
+                        if net or POPCOUNT[orig] == 2:
+                            run.set_on(_HOUSE_CELL[9 * h + s - 1], d, _house_offs(h, orig ^ m, d))
             if clash or not net:
                 break
             digits, run.dirty = run.dirty, self.locked0
-            if self._locked(pos, placed, run, digits) and head < len(queue):
+            if self._locked(places, run, digits) and head < len(queue):
                 continue
             if not self.nested or not self._refute_inside(values, cand, out, run.set_off):
                 break
@@ -292,12 +313,12 @@ class _Propagator:
         reason = out.reason
         # Candidates of bivalue cells, then those of a digit with two places in a house.
         tries = [(c, d) for c in range(81) if POPCOUNT[cand[c]] == 2 for d in DIGITS_IN[cand[c]]]
-        pos = inner.pos0
+        places = inner.places0
         for h in range(27):
             for d in range(1, 10):
-                m = pos[d] & HOUSE_BITS[h]
-                if m.bit_count() == 2:
-                    tries.extend((c, d) for c in cells_of_bits(m))
+                m = places[d * 27 + h] & SLOTS
+                if POPCOUNT[m] == 2:
+                    tries.extend((_HOUSE_CELL[9 * h + s - 1], d) for s in DIGITS_IN[m])
         for c, d in dict.fromkeys(tries):
             *_, sub = inner.follow(c, d, True)
             if sub.clash is None:
@@ -313,49 +334,41 @@ class _Propagator:
             return True
         return False
 
-    def _locked(self, pos: list[int], placed: list[int], run: _Run | None, digits: int) -> int:
+    def _locked(self, places: list[int], run: _Run | None, digits: int) -> int:
         """One pass of pointing and claiming for the digits of mask ``digits`` (taking out
         the candidates it finds through ``run``, if given); the mask of those that found
         some."""
-        pos0 = self.pos0
+        places0 = self.places0
         found = 0
         for d in DIGITS_IN[digits]:
-            pd = pos[d]
-            if not pd:
-                continue
-            pl = placed[d]
+            base = d * 27
             for b in range(9):
-                box = _BOX_CELLS[b]
-                if not pd & box:
+                box = base + 18 + b
+                if not places[box] & SLOTS:
                     continue
-                box_free = not pl & box
-                for seg, box_rest, line_rest, line_cells in _BOX_SEGMENTS[b]:
-                    if not pd & seg:
+                for line, seg, inbox in _BOX_SEGMENTS[b]:
+                    bm = places[box]
+                    if not bm & seg:
                         continue
                     # Pointing: the box's places lie in the segment.
-                    if box_free and not pd & box_rest:
-                        victims = pd & line_rest
+                    if not bm & PLACED and not bm & SLOTS & ~seg:
+                        victims = places[base + line] & SLOTS & ~inbox
                         if victims:
                             if run is not None:
-                                why = _offs(pos0[d] & box_rest, d)
-                                while victims:
-                                    low = victims & -victims
-                                    run.set_off(low.bit_length() - 1, d, why)
-                                    victims ^= low
+                                why = _house_offs(18 + b, places0[box] & SLOTS & ~seg, d)
+                                for s in DIGITS_IN[victims]:
+                                    run.set_off(_HOUSE_CELL[9 * line + s - 1], d, why)
                             found |= BIT[d]
-                            pd = pos[d]
                     # Claiming: the line's places lie in the segment.
-                    if not pl & line_cells and not pd & line_rest:
-                        victims = pd & box_rest
+                    lm = places[base + line]
+                    if not lm & PLACED and not lm & SLOTS & ~inbox:
+                        victims = places[box] & SLOTS & ~seg
                         if victims:
                             if run is not None:
-                                why = _offs(pos0[d] & line_rest, d)
-                                while victims:
-                                    low = victims & -victims
-                                    run.set_off(low.bit_length() - 1, d, why)
-                                    victims ^= low
+                                why = _house_offs(line, places0[base + line] & SLOTS & ~inbox, d)
+                                for s in DIGITS_IN[victims]:
+                                    run.set_off(_HOUSE_CELL[9 * (18 + b) + s - 1], d, why)
                             found |= BIT[d]
-                            pd = pos[d]
         return found
 
 
