@@ -26,7 +26,7 @@ Evidence of the steps, shared by the describers:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -53,6 +53,11 @@ from .statecache import state_key
 CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
+# A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
+# into the outcome's ``multi`` for several; the fact's order of inference goes above.
+MULTI: Final = 2048
+ORDER_SHIFT: Final = 20
+WHY_MASK: Final = (1 << ORDER_SHIFT) - 1
 # A premise is followed in stages of growing fact budgets, so that short proofs come out
 # first and a caller taking only the first few steps never pays for a full search.
 BUDGETS: Final = (16, 64, 256, 1 << 30)
@@ -102,13 +107,26 @@ class _Outcome:
     """What following one premise produced."""
 
     premise: int
-    reason: dict[int, tuple[int, tuple[int, ...]]]  # fact -> (order, parent facts)
+    # fact -> its order of inference << ORDER_SHIFT | its parents' code (see parents)
+    reason: dict[int, int]
     clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
     bits: tuple[int, int] | None = None  # see fact_bits
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
     refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
     inner_nodes: dict[int, int] = field(default_factory=dict)  # refuted fact -> inner net size
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
+    multi: list[tuple[int, ...]] = field(default_factory=list)  # parents of multi-parent facts
+
+    def order(self, fact: int) -> int:
+        """When ``fact`` was inferred (0 for the premise)."""
+        return self.reason[fact] >> ORDER_SHIFT
+
+    def parents(self, fact: int) -> tuple[int, ...]:
+        """The facts ``fact`` was inferred from."""
+        code = self.reason[fact] & WHY_MASK
+        if code >= MULTI:
+            return self.multi[code - MULTI]
+        return (code - 1,) if code else ()
 
     def fact_bits(self) -> tuple[int, int]:
         """The candidate indices found true and found false, as two 729-bit sets (built on
@@ -125,7 +143,7 @@ class _Outcome:
 
     def stage(self, fact: int) -> int:
         """The first yield at which ``fact`` was known (``len(stops)``: the final one)."""
-        order = self.reason[fact][0]
+        order = self.reason[fact] >> ORDER_SHIFT
         return next((i for i, n in enumerate(self.stops) if order < n), len(self.stops))
 
 
@@ -142,6 +160,20 @@ def _house_offs(h: int, slots: int, d: int) -> tuple[int, ...]:
     return tuple([_HOUSE_CELL[base + s] * 18 + off for s in DIGITS_IN[slots]])
 
 
+def _cell_why(run: _Run, c: int, mask: int) -> int:
+    """The parents' code of the facts "d is off" in cell ``c`` for the digits of ``mask``."""
+    if POPCOUNT[mask] == 1:
+        return c * 18 + 2 * SINGLE[mask] - 1
+    return run.why(_cell_offs(c, mask))
+
+
+def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
+    """The parents' code of the facts "d is off" in the slots ``slots`` of house ``h``."""
+    if POPCOUNT[slots] == 1:
+        return _HOUSE_CELL[9 * h + SINGLE[slots] - 1] * 18 + 2 * d - 1
+    return run.why(_house_offs(h, slots, d))
+
+
 class _Run:
     """The working state of one premise being followed, and what it inferred so far."""
 
@@ -149,17 +181,27 @@ class _Run:
         self.val: list[int] = prop.values[:]
         self.cand: list[int] = prop.cands[:]
         self.places: list[int] = prop.places0[:]
-        self.reason: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.reason: dict[int, int] = {}
         self.queue: list[int] = []  # facts to draw consequences from, read from a head index
         self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
         self.out = _Outcome(premise, self.reason, None)
+        self.multi = self.out.multi
         self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
 
-    def set_off(self, c: int, d: int, why: tuple[int, ...]) -> None:
+    def why(self, parents: tuple[int, ...]) -> int:
+        """The code of ``parents`` (see ``_Outcome.parents``)."""
+        if len(parents) == 1:
+            return parents[0] + 1
+        if not parents:
+            return 0
+        self.multi.append(parents)
+        return MULTI + len(self.multi) - 1
+
+    def set_off(self, c: int, d: int, why: int) -> None:
         f = (c * 9 + d - 1) << 1
         reason = self.reason
         if self.val[c] == d:
-            reason[f] = (len(reason), why)
+            reason[f] = (len(reason) << ORDER_SHIFT) | why
             self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
             return
         bit = BIT[d]
@@ -167,7 +209,7 @@ class _Run:
         m = cand[c]
         if not m & bit:
             return
-        reason[f] = (len(reason), why)
+        reason[f] = (len(reason) << ORDER_SHIFT) | why
         self.dirty |= bit
         cand[c] = m ^ bit
         places = self.places
@@ -181,7 +223,7 @@ class _Run:
         places[i] &= ~_SLOT_BIT[k + 2]
         self.queue.append(f)
 
-    def set_on(self, c: int, d: int, why: tuple[int, ...]) -> None:
+    def set_on(self, c: int, d: int, why: int) -> None:
         val, cand, reason = self.val, self.cand, self.reason
         v = val[c]
         if v == d:
@@ -190,12 +232,12 @@ class _Run:
         m = cand[c]
         bit = BIT[d]
         if v or not m & bit:
-            reason[f] = (len(reason), why)
+            reason[f] = (len(reason) << ORDER_SHIFT) | why
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
-        reason[f] = (len(reason), why)
+        reason[f] = (len(reason) << ORDER_SHIFT) | why
         val[c] = d
-        own = (f,)
+        own = f + 1
         for e in DIGITS_IN[m & ~bit]:
             self.set_off(c, e, own)
         cand[c] = 0
@@ -246,9 +288,9 @@ class _Propagator:
         cand, places, places0 = run.cand, run.places, self.places0
         reason, queue, clash, out = run.reason, run.queue, run.clash, run.out
         if on:
-            run.set_on(cell, digit, ())
+            run.set_on(cell, digit, 0)
         else:
-            run.set_off(cell, digit, ())
+            run.set_off(cell, digit, 0)
         level = head = 0
         budget = BUDGETS[0]
         while True:
@@ -272,7 +314,7 @@ class _Propagator:
                         break
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
-                        run.set_on(c, e, _cell_offs(c, orig & ~m))
+                        run.set_on(c, e, _cell_why(run, c, orig & ~m))
                 base = d * 27
                 k = c * 3
                 for j in range(3):
@@ -287,13 +329,14 @@ class _Propagator:
                     if s:
                         orig = places0[base + h]
                         if net or POPCOUNT[orig] == 2:
-                            run.set_on(_HOUSE_CELL[9 * h + s - 1], d, _house_offs(h, orig ^ m, d))
+                            why = _house_why(run, h, orig ^ m, d)
+                            run.set_on(_HOUSE_CELL[9 * h + s - 1], d, why)
             if clash or not net:
                 break
             digits, run.dirty = run.dirty, self.locked0
             if self._locked(places, run, digits) and head < len(queue):
                 continue
-            if not self.nested or not self._refute_inside(values, cand, out, run.set_off):
+            if not self.nested or not self._refute_inside(values, cand, out, run):
                 break
         out.clash = clash[0] if clash else None
         out.truncated = False
@@ -304,7 +347,7 @@ class _Propagator:
         val: list[int],
         cand: list[int],
         out: _Outcome,
-        set_off: Callable[[int, int, tuple[int, ...]], None],
+        run: _Run,
     ) -> bool:
         """At a fixpoint, try each candidate of a bivalue cell with a net of its own; the
         first that clashes is false (resting on the outer facts the inner net used)."""
@@ -326,11 +369,11 @@ class _Propagator:
             used = set(sub.clash[3])
             inner_net = _ancestors(sub, sub.clash[3])
             for f in inner_net:
-                used.update(sub.reason[f][1])
+                used.update(sub.parents(f))
             deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
             out.refuted.append(_fact(c, d, False))
             out.inner_nodes[_fact(c, d, False)] = len(inner_net)
-            set_off(c, d, deps)
+            run.set_off(c, d, run.why(deps))
             return True
         return False
 
@@ -355,7 +398,7 @@ class _Propagator:
                         victims = places[base + line] & SLOTS & ~inbox
                         if victims:
                             if run is not None:
-                                why = _house_offs(18 + b, places0[box] & SLOTS & ~seg, d)
+                                why = _house_why(run, 18 + b, places0[box] & SLOTS & ~seg, d)
                                 for s in DIGITS_IN[victims]:
                                     run.set_off(_HOUSE_CELL[9 * line + s - 1], d, why)
                             found |= BIT[d]
@@ -365,7 +408,8 @@ class _Propagator:
                         victims = places[box] & SLOTS & ~seg
                         if victims:
                             if run is not None:
-                                why = _house_offs(line, places0[base + line] & SLOTS & ~inbox, d)
+                                slots = places0[base + line] & SLOTS & ~inbox
+                                why = _house_why(run, line, slots, d)
                                 for s in DIGITS_IN[victims]:
                                     run.set_off(_HOUSE_CELL[9 * (18 + b) + s - 1], d, why)
                             found |= BIT[d]
@@ -382,8 +426,8 @@ def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
         if f in seen or f not in reason:
             continue
         seen.add(f)
-        stack.extend(reason[f][1])
-    return sorted(seen, key=lambda f: reason[f][0])
+        stack.extend(out.parents(f))
+    return sorted(seen, key=lambda f: reason[f] >> ORDER_SHIFT)
 
 
 def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
@@ -551,7 +595,7 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
                 # branch (as the contradiction search stages them), then by how far into
                 # each branch the conclusion comes.
                 stage = max(o.stage(f) for o in outs)
-                size = sum(o.reason[f][0] for o in outs)
+                size = sum(o.order(f) for o in outs)
                 found.append((stage, size, 0 if on else 1, k, f, outs, cells, digits, houses))
     found.sort(key=lambda t: t[:5])
     seen: set[int] = set()
