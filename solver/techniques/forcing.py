@@ -280,6 +280,22 @@ class _Propagator:
         self.locked0 = 0
         self.locked0 = self._locked(places, None, 0x1FF)
 
+    def barren(self, cell: int, digit: int, on: bool) -> _Outcome | None:
+        """The outcome of a premise that infers nothing but itself, without following it:
+        in a chain, "not d" for a cell with three candidates or more and a digit with
+        three places or more in each of its houses (where not placed). None otherwise."""
+        if on or self.net or POPCOUNT[self.cands[cell]] < 3:
+            return None
+        places0 = self.places0
+        base = digit * 27
+        k = cell * 3
+        for j in range(3):
+            m = places0[base + _SLOT_HOUSE[k + j]]
+            if not m & PLACED and POPCOUNT[m] < 3:
+                return None
+        f = (cell * 9 + digit - 1) << 1
+        return _Outcome(f, {f: 0}, None)
+
     def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
         """Follow the premise; yield the outcome so far each time it passes the next of
         ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
@@ -483,8 +499,14 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
     premises = _premises(grid, both=not net)
-    runs = [(p, prop.follow(*p)) for p in premises]
     final: dict[tuple[int, int, bool], _Outcome] = {}
+    runs = []
+    for p in premises:
+        barren = prop.barren(*p)
+        if barren is None:
+            runs.append((p, prop.follow(*p)))
+        else:
+            final[p] = barren
     while runs:
         found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
         left = []
@@ -517,7 +539,10 @@ def _final_outcomes(
     prop = _Propagator(grid, net)
     outcomes = {}
     for p in premises:
-        *_, outcomes[p] = prop.follow(*p)
+        barren = prop.barren(*p)
+        if barren is None:
+            *_, barren = prop.follow(*p)
+        outcomes[p] = barren
     return outcomes
 
 
