@@ -177,16 +177,88 @@ def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
 class _Run:
     """The working state of one premise being followed, and what it inferred so far."""
 
-    def __init__(self, prop: _Propagator, premise: int) -> None:
+    def __init__(self, prop: _Propagator, cell: int, digit: int, on: bool) -> None:
+        self.prop = prop
         self.val: list[int] = prop.values[:]
         self.cand: list[int] = prop.cands[:]
         self.places: list[int] = prop.places0[:]
         self.reason: dict[int, int] = {}
         self.queue: list[int] = []  # facts to draw consequences from, read from a head index
         self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
-        self.out = _Outcome(premise, self.reason, None)
+        self.out = _Outcome(((cell * 9 + digit - 1) << 1) | on, self.reason, None)
         self.multi = self.out.multi
         self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
+        self.head = 0  # the next fact of the queue to draw consequences from
+        self.level = 0  # the budget of BUDGETS in force
+        self.paused = False  # stopped at the budget, with queue[head] still to draw from
+        if on:
+            self.set_on(cell, digit, 0)
+        else:
+            self.set_off(cell, digit, 0)
+
+    def advance(self) -> _Outcome:
+        """Follow the premise on until it passes the next of ``BUDGETS`` facts (the outcome
+        so far, ``truncated`` set), or to its first clash or fixpoint."""
+        prop = self.prop
+        values, cands0, net = self.val, prop.cands, prop.net
+        cand, places, places0 = self.cand, self.places, prop.places0
+        reason, queue, clash, out = self.reason, self.queue, self.clash, self.out
+        head = self.head
+        budget = BUDGETS[self.level]
+        resumed = self.paused
+        self.paused = False
+        while True:
+            while head < len(queue) and not clash:
+                if resumed:
+                    resumed = False
+                elif len(reason) > budget:
+                    out.truncated = True
+                    out.stops.append(len(reason))
+                    self.paused = True
+                    self.head = head
+                    self.level += 1
+                    return out
+                f = queue[head]
+                head += 1
+                i = f >> 1
+                c = i // 9
+                d = i - c * 9 + 1
+                if not values[c]:
+                    m = cand[c]
+                    orig = cands0[c]
+                    if not m:
+                        clash.append((CLASH_CELL, c, 0, _cell_offs(c, orig)))
+                        break
+                    e = SINGLE[m]
+                    if e and (net or POPCOUNT[orig] == 2):
+                        self.set_on(c, e, _cell_why(self, c, orig & ~m))
+                base = d * 27
+                k = c * 3
+                for j in range(3):
+                    h = _SLOT_HOUSE[k + j]
+                    m = places[base + h]
+                    if m & PLACED:
+                        continue
+                    if not m:
+                        clash.append((CLASH_HOUSE, h, d, _house_offs(h, places0[base + h], d)))
+                        break
+                    s = SINGLE[m]
+                    if s:
+                        orig = places0[base + h]
+                        if net or POPCOUNT[orig] == 2:
+                            why = _house_why(self, h, orig ^ m, d)
+                            self.set_on(_HOUSE_CELL[9 * h + s - 1], d, why)
+            if clash or not net:
+                break
+            digits, self.dirty = self.dirty, prop.locked0
+            if prop._locked(places, self, digits) and head < len(queue):
+                continue
+            if not prop.nested or not prop._refute_inside(values, cand, out, self):
+                break
+        self.head = head
+        out.clash = clash[0] if clash else None
+        out.truncated = False
+        return out
 
     def why(self, parents: tuple[int, ...]) -> int:
         """The code of ``parents`` (see ``_Outcome.parents``)."""
@@ -296,67 +368,13 @@ class _Propagator:
         f = (cell * 9 + digit - 1) << 1
         return _Outcome(f, {f: 0}, None)
 
-    def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
-        """Follow the premise; yield the outcome so far each time it passes the next of
-        ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
-        run = _Run(self, ((cell * 9 + digit - 1) << 1) | on)
-        values, cands0, net = run.val, self.cands, self.net
-        cand, places, places0 = run.cand, run.places, self.places0
-        reason, queue, clash, out = run.reason, run.queue, run.clash, run.out
-        if on:
-            run.set_on(cell, digit, 0)
-        else:
-            run.set_off(cell, digit, 0)
-        level = head = 0
-        budget = BUDGETS[0]
-        while True:
-            while head < len(queue) and not clash:
-                if len(reason) > budget:
-                    out.truncated = True
-                    out.stops.append(len(reason))
-                    yield out
-                    level += 1
-                    budget = BUDGETS[level]
-                f = queue[head]
-                head += 1
-                i = f >> 1
-                c = i // 9
-                d = i - c * 9 + 1
-                if not values[c]:
-                    m = cand[c]
-                    orig = cands0[c]
-                    if not m:
-                        clash.append((CLASH_CELL, c, 0, _cell_offs(c, orig)))
-                        break
-                    e = SINGLE[m]
-                    if e and (net or POPCOUNT[orig] == 2):
-                        run.set_on(c, e, _cell_why(run, c, orig & ~m))
-                base = d * 27
-                k = c * 3
-                for j in range(3):
-                    h = _SLOT_HOUSE[k + j]
-                    m = places[base + h]
-                    if m & PLACED:
-                        continue
-                    if not m:
-                        clash.append((CLASH_HOUSE, h, d, _house_offs(h, places0[base + h], d)))
-                        break
-                    s = SINGLE[m]
-                    if s:
-                        orig = places0[base + h]
-                        if net or POPCOUNT[orig] == 2:
-                            why = _house_why(run, h, orig ^ m, d)
-                            run.set_on(_HOUSE_CELL[9 * h + s - 1], d, why)
-            if clash or not net:
-                break
-            digits, run.dirty = run.dirty, self.locked0
-            if self._locked(places, run, digits) and head < len(queue):
-                continue
-            if not self.nested or not self._refute_inside(values, cand, out, run):
-                break
-        out.clash = clash[0] if clash else None
-        out.truncated = False
-        yield out
+    def follow(self, cell: int, digit: int, on: bool) -> _Outcome:
+        """Follow the premise to its first clash or fixpoint."""
+        run = _Run(self, cell, digit, on)
+        out = run.advance()
+        while out.truncated:
+            out = run.advance()
+        return out
 
     def _refute_inside(
         self,
@@ -379,7 +397,7 @@ class _Propagator:
                 if POPCOUNT[m] == 2:
                     tries.extend((_HOUSE_CELL[9 * h + s - 1], d) for s in DIGITS_IN[m])
         for c, d in dict.fromkeys(tries):
-            *_, sub = inner.follow(c, d, True)
+            sub = inner.follow(c, d, True)
             if sub.clash is None:
                 continue
             used = set(sub.clash[3])
@@ -504,14 +522,14 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     for p in premises:
         barren = prop.barren(*p)
         if barren is None:
-            runs.append((p, prop.follow(*p)))
+            runs.append((p, _Run(prop, *p)))
         else:
             final[p] = barren
     while runs:
         found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
         left = []
         for k, (premise, run) in enumerate(runs):
-            out = next(run)
+            out = run.advance()
             if out.clash is not None:
                 branches = _branches_of_clash(out, net)
                 found.append((sum(map(len, branches)), k, out, branches))
@@ -541,7 +559,7 @@ def _final_outcomes(
     for p in premises:
         barren = prop.barren(*p)
         if barren is None:
-            *_, barren = prop.follow(*p)
+            barren = prop.follow(*p)
         outcomes[p] = barren
     return outcomes
 
@@ -675,7 +693,7 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
     prop = _Propagator(grid, True, nested=True)
     premises = sorted(_premises(grid, both=False), key=lambda p: POPCOUNT[grid.candidates[p[0]]])
     for c, d, on in premises:
-        *_, out = prop.follow(c, d, on)
+        out = prop.follow(c, d, on)
         if out.clash is None:
             continue
         (branch,) = _branches_of_clash(out, True)
