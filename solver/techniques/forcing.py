@@ -75,7 +75,8 @@ def _node(fact: int) -> ChainNode:
 # Places of digits are kept per house, as 9-bit masks of the house's slots (slot ``i`` of
 # house ``h`` is cell ``HOUSES[h][i]``: ascending slots are ascending cells), at index
 # ``digit * 27 + house``, with PLACED added once the digit is placed in the house. Small
-# integers: compiled code works on them without allocating.
+# integers: compiled code works on them without allocating (list items are updated as
+# ``places[i] = places[i] & m``: mypyc compiles ``places[i] &= m`` as a generic operation).
 PLACED: Final = 512
 SLOTS: Final = 511
 # Per cell ``c``, at ``3 * c + j`` for its row, column and box: the house and the cell's
@@ -288,11 +289,11 @@ class _Run:
         base = d * 27
         k = c * 3
         i = base + _SLOT_HOUSE[k]
-        places[i] &= ~_SLOT_BIT[k]
+        places[i] = places[i] & ~_SLOT_BIT[k]
         i = base + _SLOT_HOUSE[k + 1]
-        places[i] &= ~_SLOT_BIT[k + 1]
+        places[i] = places[i] & ~_SLOT_BIT[k + 1]
         i = base + _SLOT_HOUSE[k + 2]
-        places[i] &= ~_SLOT_BIT[k + 2]
+        places[i] = places[i] & ~_SLOT_BIT[k + 2]
         self.queue.append(f)
 
     def set_on(self, c: int, d: int, why: int) -> None:
@@ -342,10 +343,12 @@ class _Propagator:
             v = values[c]
             if v:
                 for j in range(3):
-                    places[v * 27 + _SLOT_HOUSE[k + j]] |= PLACED
+                    i = v * 27 + _SLOT_HOUSE[k + j]
+                    places[i] = places[i] | PLACED
             for d in DIGITS_IN[cands[c]]:
                 for j in range(3):
-                    places[d * 27 + _SLOT_HOUSE[k + j]] |= _SLOT_BIT[k + j]
+                    i = d * 27 + _SLOT_HOUSE[k + j]
+                    places[i] = places[i] | _SLOT_BIT[k + j]
         self.places0 = places
         # Locked candidates can only appear for a digit whose places changed, unless the
         # state already holds some: those digits are always checked.
