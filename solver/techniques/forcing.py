@@ -34,7 +34,6 @@ from ..grid import (
     BIT,
     BOXES,
     DIGITS_IN,
-    HOUSE_BITS,
     HOUSES,
     HOUSES_OF,
     PEERS,
@@ -42,7 +41,6 @@ from ..grid import (
     SINGLE,
     Grid,
     cell_name,
-    cells_of_bits,
     house_name,
 )
 from ..search import solutions_from_candidates
@@ -603,7 +601,7 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
             groups.append(([(c, d, True) for d in ds], (c,), ds, ()))
     for h in range(27):
         for d in range(1, 10):
-            places = tuple(c for c in cells_of_bits(HOUSE_BITS[h]) if cands[c] & BIT[d])
+            places = tuple(c for c in HOUSES[h] if cands[c] & BIT[d])
             if len(places) >= 2:
                 groups.append(([(c, d, True) for c in places], places, (d,), (h,)))
     if not net:
