@@ -26,7 +26,7 @@ Evidence of the steps, shared by the describers:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -34,14 +34,13 @@ from ..grid import (
     BIT,
     BOXES,
     DIGITS_IN,
-    HOUSE_BITS,
+    HOUSES,
     HOUSES_OF,
-    PEER_BITS,
+    PEERS,
     POPCOUNT,
     SINGLE,
     Grid,
     cell_name,
-    cells_of_bits,
     house_name,
 )
 from ..search import solutions_from_candidates
@@ -52,6 +51,11 @@ from .statecache import state_key
 CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
+# A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
+# into the outcome's ``multi`` for several; the fact's order of inference goes above.
+MULTI: Final = 2048
+ORDER_SHIFT: Final = 20
+WHY_MASK: Final = (1 << ORDER_SHIFT) - 1
 # A premise is followed in stages of growing fact budgets, so that short proofs come out
 # first and a caller taking only the first few steps never pays for a full search.
 BUDGETS: Final = (16, 64, 256, 1 << 30)
@@ -66,13 +70,34 @@ def _node(fact: int) -> ChainNode:
     return ((i // 9,), i % 9 + 1, bool(fact & 1))
 
 
-# Locked candidates: per box, its three row and three column segments as cell sets.
-_BOX_LINES: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
+# Places of digits are kept per house, as 9-bit masks of the house's slots (slot ``i`` of
+# house ``h`` is cell ``HOUSES[h][i]``: ascending slots are ascending cells), at index
+# ``digit * 27 + house``, with PLACED added once the digit is placed in the house. Small
+# integers: compiled code works on them without allocating (list items are updated as
+# ``places[i] = places[i] & m``: mypyc compiles ``places[i] &= m`` as a generic operation).
+PLACED: Final = 512
+SLOTS: Final = 511
+# Per cell ``c``, at ``3 * c + j`` for its row, column and box: the house and the cell's
+# slot bit in it.
+_SLOT_HOUSE: Final[tuple[int, ...]] = tuple(h for c in range(81) for h in HOUSES_OF[c])
+_SLOT_BIT: Final[tuple[int, ...]] = tuple(
+    1 << HOUSES[h].index(c) for c in range(81) for h in HOUSES_OF[c]
+)
+# The cell of slot ``s`` of house ``h``, at ``9 * h + s``.
+_HOUSE_CELL: Final[tuple[int, ...]] = tuple(c for h in HOUSES for c in h)
+# Locked candidates: per box (0-8), its three row and three column segments in the order
+# of their lines (rows, then columns), each as ``(line, the segment as box slots, the
+# segment as line slots)``.
+_BOX_SEGMENTS: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
     tuple(
-        (HOUSE_BITS[b] & HOUSE_BITS[line], b, line)
-        for line in sorted({h for c in BOXES[b - 18] for h in HOUSES_OF[c][:2]})
+        (
+            line,
+            sum(1 << i for i, c in enumerate(BOXES[b]) if c in HOUSES[line]),
+            sum(1 << i for i, c in enumerate(HOUSES[line]) if c in BOXES[b]),
+        )
+        for line in sorted({h for c in BOXES[b] for h in HOUSES_OF[c][:2]})
     )
-    for b in range(18, 27)
+    for b in range(9)
 )
 
 
@@ -81,13 +106,26 @@ class _Outcome:
     """What following one premise produced."""
 
     premise: int
-    reason: dict[int, tuple[int, tuple[int, ...]]]  # fact -> (order, parent facts)
+    # fact -> its order of inference << ORDER_SHIFT | its parents' code (see parents)
+    reason: dict[int, int]
     clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
     bits: tuple[int, int] | None = None  # see fact_bits
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
     refuted: list[int] = field(default_factory=list)  # off facts proved by inner nets
     inner_nodes: dict[int, int] = field(default_factory=dict)  # refuted fact -> inner net size
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
+    multi: list[tuple[int, ...]] = field(default_factory=list)  # parents of multi-parent facts
+
+    def order(self, fact: int) -> int:
+        """When ``fact`` was inferred (0 for the premise)."""
+        return self.reason[fact] >> ORDER_SHIFT
+
+    def parents(self, fact: int) -> tuple[int, ...]:
+        """The facts ``fact`` was inferred from."""
+        code = self.reason[fact] & WHY_MASK
+        if code >= MULTI:
+            return self.multi[code - MULTI]
+        return (code - 1,) if code else ()
 
     def fact_bits(self) -> tuple[int, int]:
         """The candidate indices found true and found false, as two 729-bit sets (built on
@@ -104,152 +142,247 @@ class _Outcome:
 
     def stage(self, fact: int) -> int:
         """The first yield at which ``fact`` was known (``len(stops)``: the final one)."""
-        order = self.reason[fact][0]
+        order = self.reason[fact] >> ORDER_SHIFT
         return next((i for i, n in enumerate(self.stops) if order < n), len(self.stops))
 
 
-def _offs(bits: int, d: int) -> tuple[int, ...]:
-    """The facts "d is off" in the cells of ``bits``."""
-    return tuple(_fact(p, d, False) for p in cells_of_bits(bits))
+def _cell_offs(c: int, mask: int) -> tuple[int, ...]:
+    """The facts "d is off" in cell ``c`` for the digits of ``mask``."""
+    base = c * 18 - 2
+    return tuple([base + 2 * d for d in DIGITS_IN[mask]])
+
+
+def _house_offs(h: int, slots: int, d: int) -> tuple[int, ...]:
+    """The facts "d is off" in the cells of the slots ``slots`` of house ``h``."""
+    base = 9 * h - 1
+    off = (d - 1) << 1
+    return tuple([_HOUSE_CELL[base + s] * 18 + off for s in DIGITS_IN[slots]])
+
+
+def _cell_why(run: _Run, c: int, mask: int) -> int:
+    """The parents' code of the facts "d is off" in cell ``c`` for the digits of ``mask``."""
+    if POPCOUNT[mask] == 1:
+        return c * 18 + 2 * SINGLE[mask] - 1
+    return run.why(_cell_offs(c, mask))
+
+
+def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
+    """The parents' code of the facts "d is off" in the slots ``slots`` of house ``h``."""
+    if POPCOUNT[slots] == 1:
+        return _HOUSE_CELL[9 * h + SINGLE[slots] - 1] * 18 + 2 * d - 1
+    return run.why(_house_offs(h, slots, d))
 
 
 class _Run:
     """The working state of one premise being followed, and what it inferred so far."""
 
-    def __init__(self, prop: _Propagator, premise: int) -> None:
+    def __init__(self, prop: _Propagator, cell: int, digit: int, on: bool) -> None:
+        self.prop = prop
         self.val: list[int] = prop.values[:]
         self.cand: list[int] = prop.cands[:]
-        self.pos: list[int] = prop.pos0[:]
-        self.placed: list[int] = prop.placed0[:]
-        self.reason: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.places: list[int] = prop.places0[:]
+        self.reason: dict[int, int] = {}
         self.queue: list[int] = []  # facts to draw consequences from, read from a head index
         self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
-        self.out = _Outcome(premise, self.reason, None)
+        self.out = _Outcome(((cell * 9 + digit - 1) << 1) | on, self.reason, None)
+        self.multi = self.out.multi
         self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
+        self.head = 0  # the next fact of the queue to draw consequences from
+        self.level = 0  # the budget of BUDGETS in force
+        self.paused = False  # stopped at the budget, with queue[head] still to draw from
+        if on:
+            self.set_on(cell, digit, 0)
+        else:
+            self.set_off(cell, digit, 0)
 
-    def set_off(self, c: int, d: int, why: tuple[int, ...]) -> None:
-        f = _fact(c, d, False)
+    def advance(self) -> _Outcome:
+        """Follow the premise on until it passes the next of ``BUDGETS`` facts (the outcome
+        so far, ``truncated`` set), or to its first clash or fixpoint."""
+        prop = self.prop
+        values, cands0, net = self.val, prop.cands, prop.net
+        cand, places, places0 = self.cand, self.places, prop.places0
+        reason, queue, clash, out = self.reason, self.queue, self.clash, self.out
+        head = self.head
+        budget = BUDGETS[self.level]
+        resumed = self.paused
+        self.paused = False
+        while True:
+            while head < len(queue) and not clash:
+                if resumed:
+                    resumed = False
+                elif len(reason) > budget:
+                    out.truncated = True
+                    out.stops.append(len(reason))
+                    self.paused = True
+                    self.head = head
+                    self.level += 1
+                    return out
+                f = queue[head]
+                head += 1
+                i = f >> 1
+                c = i // 9
+                d = i - c * 9 + 1
+                if not values[c]:
+                    m = cand[c]
+                    orig = cands0[c]
+                    if not m:
+                        clash.append((CLASH_CELL, c, 0, _cell_offs(c, orig)))
+                        break
+                    e = SINGLE[m]
+                    if e and (net or POPCOUNT[orig] == 2):
+                        self.set_on(c, e, _cell_why(self, c, orig & ~m))
+                base = d * 27
+                k = c * 3
+                for j in range(3):
+                    h = _SLOT_HOUSE[k + j]
+                    m = places[base + h]
+                    if m & PLACED:
+                        continue
+                    if not m:
+                        clash.append((CLASH_HOUSE, h, d, _house_offs(h, places0[base + h], d)))
+                        break
+                    s = SINGLE[m]
+                    if s:
+                        orig = places0[base + h]
+                        if net or POPCOUNT[orig] == 2:
+                            why = _house_why(self, h, orig ^ m, d)
+                            self.set_on(_HOUSE_CELL[9 * h + s - 1], d, why)
+            if clash or not net:
+                break
+            digits, self.dirty = self.dirty, prop.locked0
+            if prop._locked(places, self, digits) and head < len(queue):
+                continue
+            if not prop.nested or not prop._refute_inside(values, cand, out, self):
+                break
+        self.head = head
+        out.clash = clash[0] if clash else None
+        out.truncated = False
+        return out
+
+    def why(self, parents: tuple[int, ...]) -> int:
+        """The code of ``parents`` (see ``_Outcome.parents``)."""
+        if len(parents) == 1:
+            return parents[0] + 1
+        if not parents:
+            return 0
+        self.multi.append(parents)
+        return MULTI + len(self.multi) - 1
+
+    def set_off(self, c: int, d: int, why: int) -> None:
+        f = (c * 9 + d - 1) << 1
         reason = self.reason
         if self.val[c] == d:
-            reason[f] = (len(reason), why)
+            reason[f] = (len(reason) << ORDER_SHIFT) | why
             self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
             return
         bit = BIT[d]
         cand = self.cand
-        if not cand[c] & bit:
+        m = cand[c]
+        if not m & bit:
             return
-        reason[f] = (len(reason), why)
+        reason[f] = (len(reason) << ORDER_SHIFT) | why
         self.dirty |= bit
-        cand[c] &= ~bit
-        self.pos[d] &= ~(1 << c)
+        cand[c] = m ^ bit
+        places = self.places
+        base = d * 27
+        k = c * 3
+        i = base + _SLOT_HOUSE[k]
+        places[i] = places[i] & ~_SLOT_BIT[k]
+        i = base + _SLOT_HOUSE[k + 1]
+        places[i] = places[i] & ~_SLOT_BIT[k + 1]
+        i = base + _SLOT_HOUSE[k + 2]
+        places[i] = places[i] & ~_SLOT_BIT[k + 2]
         self.queue.append(f)
 
-    def set_on(self, c: int, d: int, why: tuple[int, ...]) -> None:
+    def set_on(self, c: int, d: int, why: int) -> None:
         val, cand, reason = self.val, self.cand, self.reason
-        if val[c] == d:
+        v = val[c]
+        if v == d:
             return
-        f = _fact(c, d, True)
-        if val[c] or not cand[c] & BIT[d]:
-            reason[f] = (len(reason), why)
+        f = ((c * 9 + d - 1) << 1) | 1
+        m = cand[c]
+        bit = BIT[d]
+        if v or not m & bit:
+            reason[f] = (len(reason) << ORDER_SHIFT) | why
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
-        reason[f] = (len(reason), why)
+        reason[f] = (len(reason) << ORDER_SHIFT) | why
         val[c] = d
-        for e in DIGITS_IN[cand[c] & ~BIT[d]]:
-            self.set_off(c, e, (f,))
+        own = f + 1
+        for e in DIGITS_IN[m & ~bit]:
+            self.set_off(c, e, own)
         cand[c] = 0
-        pos = self.pos
-        pos[d] &= ~(1 << c)
-        self.placed[d] |= 1 << c
-        self.dirty |= BIT[d]
-        for p in cells_of_bits(PEER_BITS[c] & pos[d]):
-            self.set_off(p, d, (f,))
+        places = self.places
+        base = d * 27
+        k = c * 3
+        i = base + _SLOT_HOUSE[k]
+        places[i] = (places[i] & ~_SLOT_BIT[k]) | PLACED
+        i = base + _SLOT_HOUSE[k + 1]
+        places[i] = (places[i] & ~_SLOT_BIT[k + 1]) | PLACED
+        i = base + _SLOT_HOUSE[k + 2]
+        places[i] = (places[i] & ~_SLOT_BIT[k + 2]) | PLACED
+        self.dirty |= bit
+        for p in PEERS[c]:
+            if cand[p] & bit:
+                self.set_off(p, d, own)
 
 
 class _Propagator:
     """Follows premises in one grid state; ``net`` selects multi-parent inferences."""
 
     def __init__(self, grid: Grid, net: bool, nested: bool = False) -> None:
-        self.values = grid.values
-        self.cands = grid.candidates
+        self.values = values = grid.values
+        self.cands = cands = grid.candidates
         self.net = net
         self.nested = nested
-        pos = [0] * 10
-        placed = [0] * 10
+        places = [0] * 270
         for c in range(81):
-            if self.values[c]:
-                placed[self.values[c]] |= 1 << c
-            for d in DIGITS_IN[self.cands[c]]:
-                pos[d] |= 1 << c
-        self.pos0 = pos
-        self.placed0 = placed
+            k = c * 3
+            v = values[c]
+            if v:
+                for j in range(3):
+                    i = v * 27 + _SLOT_HOUSE[k + j]
+                    places[i] = places[i] | PLACED
+            for d in DIGITS_IN[cands[c]]:
+                for j in range(3):
+                    i = d * 27 + _SLOT_HOUSE[k + j]
+                    places[i] = places[i] | _SLOT_BIT[k + j]
+        self.places0 = places
         # Locked candidates can only appear for a digit whose places changed, unless the
         # state already holds some: those digits are always checked.
         self.locked0 = 0
-        self.locked0 = self._locked(pos[:], placed, lambda c, d, why: None, 0x1FF)
+        self.locked0 = self._locked(places, None, 0x1FF)
 
-    def follow(self, cell: int, digit: int, on: bool) -> Iterator[_Outcome]:
-        """Follow the premise; yield the outcome so far each time it passes the next of
-        ``BUDGETS`` facts (``truncated`` set), and once at the first clash or fixpoint."""
-        run = _Run(self, _fact(cell, digit, on))
-        values, cands0, net = run.val, self.cands, self.net
-        cand, pos, placed, pos0 = run.cand, run.pos, run.placed, self.pos0
-        reason, queue, clash, out = run.reason, run.queue, run.clash, run.out
-        if on:
-            run.set_on(cell, digit, ())
-        else:
-            run.set_off(cell, digit, ())
-        level = head = 0
-        while True:
-            while head < len(queue) and not clash:
-                if len(reason) > BUDGETS[level]:
-                    out.truncated = True
-                    out.stops.append(len(reason))
-                    yield out
-                    level += 1
-                f = queue[head]
-                head += 1
-                i = f >> 1
-                c, d = i // 9, i % 9 + 1
-                if not values[c]:
-                    m = cand[c]
-                    orig = cands0[c]
-                    if not m:
-                        why = tuple(_fact(c, e, False) for e in DIGITS_IN[orig])
-                        clash.append((CLASH_CELL, c, 0, why))
-                        break
-                    e = SINGLE[m]
-                    if e and (net or POPCOUNT[orig] == 2):
-                        run.set_on(c, e, tuple(_fact(c, x, False) for x in DIGITS_IN[orig & ~m]))
-                for h in HOUSES_OF[c]:
-                    hb = HOUSE_BITS[h]
-                    if placed[d] & hb:
-                        continue
-                    m = pos[d] & hb
-                    if not m:
-                        clash.append((CLASH_HOUSE, h, d, _offs(pos0[d] & hb, d)))
-                        break
-                    if m & (m - 1) == 0:
-                        orig_bits = pos0[d] & hb
-                        if net or orig_bits.bit_count() == 2:
-                            run.set_on(m.bit_length() - 1, d, _offs(orig_bits & ~m, d))
-            if clash or not net:
-                break
-            digits, run.dirty = run.dirty, self.locked0
-            if self._locked(pos, placed, run.set_off, digits) and head < len(queue):
-                continue
-            if not self.nested or not self._refute_inside(values, cand, out, run.set_off):
-                break
-        out.clash = clash[0] if clash else None
-        out.truncated = False
-        yield out
+    def barren(self, cell: int, digit: int, on: bool) -> _Outcome | None:
+        """The outcome of a premise that infers nothing but itself, without following it:
+        in a chain, "not d" for a cell with three candidates or more and a digit with
+        three places or more in each of its houses (where not placed). None otherwise."""
+        if on or self.net or POPCOUNT[self.cands[cell]] < 3:
+            return None
+        places0 = self.places0
+        base = digit * 27
+        k = cell * 3
+        for j in range(3):
+            m = places0[base + _SLOT_HOUSE[k + j]]
+            if not m & PLACED and POPCOUNT[m] < 3:
+                return None
+        f = (cell * 9 + digit - 1) << 1
+        return _Outcome(f, {f: 0}, None)
+
+    def follow(self, cell: int, digit: int, on: bool) -> _Outcome:
+        """Follow the premise to its first clash or fixpoint."""
+        run = _Run(self, cell, digit, on)
+        out = run.advance()
+        while out.truncated:
+            out = run.advance()
+        return out
 
     def _refute_inside(
         self,
         val: list[int],
         cand: list[int],
         out: _Outcome,
-        set_off: Callable[[int, int, tuple[int, ...]], None],
+        run: _Run,
     ) -> bool:
         """At a fixpoint, try each candidate of a bivalue cell with a net of its own; the
         first that clashes is false (resting on the outer facts the inner net used)."""
@@ -258,59 +391,63 @@ class _Propagator:
         reason = out.reason
         # Candidates of bivalue cells, then those of a digit with two places in a house.
         tries = [(c, d) for c in range(81) if POPCOUNT[cand[c]] == 2 for d in DIGITS_IN[cand[c]]]
-        pos = inner.pos0
+        places = inner.places0
         for h in range(27):
             for d in range(1, 10):
-                m = pos[d] & HOUSE_BITS[h]
-                if m.bit_count() == 2:
-                    tries.extend((c, d) for c in cells_of_bits(m))
+                m = places[d * 27 + h] & SLOTS
+                if POPCOUNT[m] == 2:
+                    tries.extend((_HOUSE_CELL[9 * h + s - 1], d) for s in DIGITS_IN[m])
         for c, d in dict.fromkeys(tries):
-            *_, sub = inner.follow(c, d, True)
+            sub = inner.follow(c, d, True)
             if sub.clash is None:
                 continue
             used = set(sub.clash[3])
             inner_net = _ancestors(sub, sub.clash[3])
             for f in inner_net:
-                used.update(sub.reason[f][1])
+                used.update(sub.parents(f))
             deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
             out.refuted.append(_fact(c, d, False))
             out.inner_nodes[_fact(c, d, False)] = len(inner_net)
-            set_off(c, d, deps)
+            run.set_off(c, d, run.why(deps))
             return True
         return False
 
-    def _locked(
-        self,
-        pos: list[int],
-        placed: list[int],
-        set_off: Callable[[int, int, tuple[int, ...]], None],
-        digits: int,
-    ) -> int:
-        """One pass of pointing and claiming for the digits of mask ``digits``; the mask
-        of those that removed candidates."""
-        pos0 = self.pos0
+    def _locked(self, places: list[int], run: _Run | None, digits: int) -> int:
+        """One pass of pointing and claiming for the digits of mask ``digits`` (taking out
+        the candidates it finds through ``run``, if given); the mask of those that found
+        some."""
+        places0 = self.places0
         found = 0
         for d in DIGITS_IN[digits]:
-            pd = pos[d]
-            if not pd:
-                continue
-            for segments in _BOX_LINES:
-                for seg, box, line in segments:
-                    m = pd & seg
-                    if not m:
+            base = d * 27
+            for b in range(9):
+                box = base + 18 + b
+                if not places[box] & SLOTS:
+                    continue
+                for line, seg, inbox in _BOX_SEGMENTS[b]:
+                    bm = places[box]
+                    if not bm & seg:
                         continue
-                    for base, target in ((box, line), (line, box)):
-                        hb = HOUSE_BITS[base]
-                        if placed[d] & hb or pd & hb & ~seg:
-                            continue
-                        victims = pd & HOUSE_BITS[target] & ~seg
-                        if not victims:
-                            continue
-                        why = tuple(_fact(p, d, False) for p in cells_of_bits(pos0[d] & hb & ~seg))
-                        for p in cells_of_bits(victims):
-                            set_off(p, d, why)
-                        found |= BIT[d]
-                        pd = pos[d]
+                    # Pointing: the box's places lie in the segment.
+                    if not bm & PLACED and not bm & SLOTS & ~seg:
+                        victims = places[base + line] & SLOTS & ~inbox
+                        if victims:
+                            if run is not None:
+                                why = _house_why(run, 18 + b, places0[box] & SLOTS & ~seg, d)
+                                for s in DIGITS_IN[victims]:
+                                    run.set_off(_HOUSE_CELL[9 * line + s - 1], d, why)
+                            found |= BIT[d]
+                    # Claiming: the line's places lie in the segment.
+                    lm = places[base + line]
+                    if not lm & PLACED and not lm & SLOTS & ~inbox:
+                        victims = places[box] & SLOTS & ~seg
+                        if victims:
+                            if run is not None:
+                                slots = places0[base + line] & SLOTS & ~inbox
+                                why = _house_why(run, line, slots, d)
+                                for s in DIGITS_IN[victims]:
+                                    run.set_off(_HOUSE_CELL[9 * (18 + b) + s - 1], d, why)
+                            found |= BIT[d]
         return found
 
 
@@ -324,8 +461,8 @@ def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
         if f in seen or f not in reason:
             continue
         seen.add(f)
-        stack.extend(reason[f][1])
-    return sorted(seen, key=lambda f: reason[f][0])
+        stack.extend(out.parents(f))
+    return sorted(seen, key=lambda f: reason[f] >> ORDER_SHIFT)
 
 
 def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
@@ -381,13 +518,22 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
     premises = _premises(grid, both=not net)
-    runs = [(p, prop.follow(*p)) for p in premises]
     final: dict[tuple[int, int, bool], _Outcome] = {}
+    # Runs start as the first round comes to them (a run's working lists are short-lived
+    # for most premises: fewer objects alive at once, less work for the garbage collector).
+    runs: list[tuple[tuple[int, int, bool], _Run | None]] = []
+    for p in premises:
+        barren = prop.barren(*p)
+        if barren is None:
+            runs.append((p, None))
+        else:
+            final[p] = barren
     while runs:
         found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
-        left = []
-        for k, (premise, run) in enumerate(runs):
-            out = next(run)
+        left: list[tuple[tuple[int, int, bool], _Run | None]] = []
+        for k, (premise, started) in enumerate(runs):
+            run = _Run(prop, *premise) if started is None else started
+            out = run.advance()
             if out.clash is not None:
                 branches = _branches_of_clash(out, net)
                 found.append((sum(map(len, branches)), k, out, branches))
@@ -415,7 +561,10 @@ def _final_outcomes(
     prop = _Propagator(grid, net)
     outcomes = {}
     for p in premises:
-        *_, outcomes[p] = prop.follow(*p)
+        barren = prop.barren(*p)
+        if barren is None:
+            barren = prop.follow(*p)
+        outcomes[p] = barren
     return outcomes
 
 
@@ -452,7 +601,7 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
             groups.append(([(c, d, True) for d in ds], (c,), ds, ()))
     for h in range(27):
         for d in range(1, 10):
-            places = tuple(c for c in cells_of_bits(HOUSE_BITS[h]) if cands[c] & BIT[d])
+            places = tuple(c for c in HOUSES[h] if cands[c] & BIT[d])
             if len(places) >= 2:
                 groups.append(([(c, d, True) for c in places], places, (d,), (h,)))
     if not net:
@@ -493,7 +642,7 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
                 # branch (as the contradiction search stages them), then by how far into
                 # each branch the conclusion comes.
                 stage = max(o.stage(f) for o in outs)
-                size = sum(o.reason[f][0] for o in outs)
+                size = sum(o.order(f) for o in outs)
                 found.append((stage, size, 0 if on else 1, k, f, outs, cells, digits, houses))
     found.sort(key=lambda t: t[:5])
     seen: set[int] = set()
@@ -548,7 +697,7 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
     prop = _Propagator(grid, True, nested=True)
     premises = sorted(_premises(grid, both=False), key=lambda p: POPCOUNT[grid.candidates[p[0]]])
     for c, d, on in premises:
-        *_, out = prop.follow(c, d, on)
+        out = prop.follow(c, d, on)
         if out.clash is None:
             continue
         (branch,) = _branches_of_clash(out, True)
