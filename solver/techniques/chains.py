@@ -27,7 +27,7 @@ def find_w_wing(grid: Grid) -> Iterator[Step]:
     """
     cands = grid.candidates
     bivalue = [c for c in range(81) if POPCOUNT[cands[c]] == 2]
-    links_by_digit = {d: strong_links(grid, d) for d in range(1, 10)}
+    links_by_digit: dict[int, list[tuple[int, int, int]]] = {}  # filled when first needed
     for i, p in enumerate(bivalue):
         for q in bivalue[i + 1 :]:
             if cands[p] != cands[q] or PEER_BITS[p] >> q & 1:
@@ -38,7 +38,10 @@ def find_w_wing(grid: Grid) -> Iterator[Step]:
                 elims = tuple((c, y) for c in targets if cands[c] & BIT[y])
                 if not elims:
                     continue
-                for a, b, _h in links_by_digit[x]:
+                links = links_by_digit.get(x)
+                if links is None:
+                    links = links_by_digit[x] = strong_links(grid, x)
+                for a, b, _h in links:
                     for near, far in ((a, b), (b, a)):
                         if near in (p, q) or far in (p, q):
                             continue

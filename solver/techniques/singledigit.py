@@ -7,6 +7,7 @@ All of them are built from strong links: a digit with exactly two places in a ho
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from ..grid import (
     BIT,
@@ -51,59 +52,57 @@ def _two_link_patterns(grid: Grid, kind: str) -> Iterator[Step]:
     """
     patterns = digit_patterns(grid)
     for digit in range(1, 10):
-        yield from _two_links_on_digit(grid, digit, patterns[digit], kind)
+        yield from _two_links_on_digit(grid, digit, patterns[digit])[_KINDS.index(kind)]
+
+
+_KINDS: Final = ("skyscraper", "kite", "turbot")
+_KIND_IDS: Final = ("skyscraper", "two-string-kite", "turbot-fish")
 
 
 @by_digit_pattern
-def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int, kind: str) -> list[Step]:
-    found: list[Step] = []
+def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[Step]]:
+    """The three kinds' steps on one digit (see :data:`_KINDS`), from one pass over its
+    pairs of strong links: the three finders run in a row on the same candidates."""
+    found: list[list[Step]] = [[], [], []]
     links = strong_links(grid, digit)
-    seen: set[tuple[int, int, frozenset[tuple[int, int]]]] = set()
+    seen: list[set[tuple[int, int, frozenset[tuple[int, int]]]]] = [set(), set(), set()]
     for i, (a1, b1, h1) in enumerate(links):
         for a2, b2, h2 in links[i + 1 :]:
             if h1 == h2:
                 continue
-            if kind == "skyscraper" and not (
-                (h1 < 9 and h2 < 9) or (9 <= h1 < 18 and 9 <= h2 < 18)
-            ):
-                continue
-            if kind == "kite" and not ((h1 < 9 and 9 <= h2 < 18) or (9 <= h1 < 18 and h2 < 9)):
-                continue
+            parallel = (h1 < 9 and h2 < 9) or (9 <= h1 < 18 and 9 <= h2 < 18)
+            crossing = (h1 < 9 and 9 <= h2 < 18) or (9 <= h1 < 18 and h2 < 9)
             for base1, tip1 in ((a1, b1), (b1, a1)):
                 for base2, tip2 in ((a2, b2), (b2, a2)):
                     if len({base1, tip1, base2, tip2}) < 4:
                         continue
                     if not _sees(base1, base2):
                         continue
-                    if kind == "skyscraper":
-                        # bases share a line crossing both parallel lines; tips don't
-                        line = COL_OF if h1 < 9 else ROW_OF
-                        if line[base1] != line[base2] or line[tip1] == line[tip2]:
-                            continue
-                    if kind == "kite" and (
-                        BOX_OF[base1] != BOX_OF[base2] or BOX_OF[tip1] == BOX_OF[tip2]
-                    ):
-                        continue
                     targets = PEER_BITS[tip1] & PEER_BITS[tip2] & digit_bits
                     targets &= ~((1 << base1) | (1 << base2))
                     if not targets:
                         continue
+                    # bases share a line crossing both parallel lines; tips don't
+                    line = COL_OF if h1 < 9 else ROW_OF
+                    sky = parallel and line[base1] == line[base2] and line[tip1] != line[tip2]
+                    kite = (
+                        crossing and BOX_OF[base1] == BOX_OF[base2] and BOX_OF[tip1] != BOX_OF[tip2]
+                    )
                     elims = tuple((c, digit) for c in cells_of_bits(targets))
                     key = (digit, min(tip1, tip2), frozenset(elims))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    found.append(
-                        Step(
-                            {"skyscraper": "skyscraper", "kite": "two-string-kite"}.get(
-                                kind, "turbot-fish"
-                            ),
-                            eliminations=elims,
-                            cells=(tip1, base1, base2, tip2),
-                            houses=(h1, h2),
-                            digits=(digit,),
+                    for k, accepted in enumerate((sky, kite, True)):
+                        if not accepted or key in seen[k]:
+                            continue
+                        seen[k].add(key)
+                        found[k].append(
+                            Step(
+                                _KIND_IDS[k],
+                                eliminations=elims,
+                                cells=(tip1, base1, base2, tip2),
+                                houses=(h1, h2),
+                                digits=(digit,),
+                            )
                         )
-                    )
     return found
 
 
