@@ -12,25 +12,43 @@ from .grid import ALL_DIGITS, BIT, CELLS, HOUSES, PEERS, POPCOUNT, SINGLE
 
 
 def _propagate(values: list[int], cands: list[int]) -> bool:
-    """Place naked and hidden singles until none is left; False on a contradiction."""
+    """Place naked and hidden singles until none is left; False on a contradiction.
+
+    Naked singles go through a stack (a placement pushes the peers it leaves with one
+    candidate) instead of rescanning the grid; hidden singles are looked for once the
+    stack is empty. The result (the closure under singles) does not depend on the order.
+    """
+    stack: list[int] = []
+    for c in CELLS:
+        if not values[c]:
+            m = cands[c]
+            if not m:
+                return False
+            if SINGLE[m]:
+                stack.append(c)
     while True:
-        progress = False
-        for c in CELLS:
+        while stack:
+            c = stack.pop()
             if values[c]:
                 continue
             m = cands[c]
-            if m == 0:
-                return False
             d = SINGLE[m]
-            if d:
-                values[c] = d
-                cands[c] = 0
-                clear = ~m
-                for p in PEERS[c]:
-                    if values[p] == d:
+            if not d:
+                return False  # its last candidate went to a peer placed since it was pushed
+            values[c] = d
+            cands[c] = 0
+            clear = ~m
+            for p in PEERS[c]:
+                if values[p] == d:
+                    return False
+                pm = cands[p]
+                if pm & m:
+                    pm &= clear
+                    cands[p] = pm
+                    if not pm:
                         return False
-                    cands[p] &= clear
-                progress = True
+                    if SINGLE[pm]:
+                        stack.append(p)
         for house in HOUSES:
             once = twice = placed = 0
             for c in house:
@@ -46,11 +64,10 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
                 hidden ^= bit
                 for c in house:
                     if cands[c] & bit:
-                        if cands[c] != bit:
-                            cands[c] = bit
-                            progress = True
+                        cands[c] = bit
+                        stack.append(c)
                         break
-        if not progress:
+        if not stack:
             return True
 
 
