@@ -152,7 +152,6 @@ def main() -> int:
         probe = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True)
         if probe.returncode != 0:
             reason = "the compiled modules do not import: " + probe.stderr.decode()[-300:]
-            clean()
     if reason is not None:
         clean()
         write_manifest(False, reason)

@@ -96,11 +96,11 @@ def _collect_alses(grid: Grid, digit_bits: tuple[int, ...]) -> list[Als]:
                     bits |= 1 << empty[low_[t]]
                     t = rest_[t]
                 if bits not in found:
-                    found[bits] = _make_als(bits, m, h, digit_bits, seen_memo)
+                    found[bits] = make_als(bits, m, h, digit_bits, seen_memo)
     return list(found.values())
 
 
-def _make_als(
+def make_als(
     bits: int, mask: int, house: int, digit_bits: tuple[int, ...], seen_memo: dict[int, int]
 ) -> Als:
     dcells = [0] * 10

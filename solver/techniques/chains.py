@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import Final, TypeVar
+from typing import Final
 
 from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
 from ..steps import Step, eliminations_text
@@ -186,13 +186,13 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
     return found
 
 
-State = TypeVar("State", tuple[int, bool], tuple[int, int])
+XyState = tuple[int, int]  # (cell, digit true in it if the start is not x)
 
 
-def _chain(parent: dict[State, State | None], state: State) -> list[State]:
+def _chain(parent: dict[XyState, XyState | None], state: XyState) -> list[XyState]:
     """The states from the chain's start to ``state``, following the BFS parents."""
     out = []
-    node: State | None = state
+    node: XyState | None = state
     while node is not None:
         out.append(node)
         node = parent[node]

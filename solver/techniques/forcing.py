@@ -142,7 +142,7 @@ class _Outcome:
 
     def stage(self, fact: int) -> int:
         """The first yield at which ``fact`` was known (``len(stops)``: the final one)."""
-        order = self.reason[fact] >> ORDER_SHIFT
+        order = self.order(fact)
         return next((i for i, n in enumerate(self.stops) if order < n), len(self.stops))
 
 
@@ -462,7 +462,7 @@ def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
             continue
         seen.add(f)
         stack.extend(out.parents(f))
-    return sorted(seen, key=lambda f: reason[f] >> ORDER_SHIFT)
+    return sorted(seen, key=out.order)
 
 
 def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:

@@ -438,10 +438,15 @@ def find_franken_fish(size: int, finned: bool) -> Finder:
     Evidence: ``cells`` the base candidates that are not fins, ``houses`` the base houses
     then the cover houses (a Siamese step lists two cover sets), ``digits=(digit,)``,
     ``extra`` the fins (endo fins included)."""
-    wanted = (FINNED_FRANKEN_IDS if finned else FRANKEN_IDS)[size]
+    return one_kind_finder(_cached, size, (FINNED_FRANKEN_IDS if finned else FRANKEN_IDS)[size])
+
+
+def one_kind_finder(search: Callable[[Grid, int], list[Step]], size: int, wanted: str) -> Finder:
+    """Finder of the ``wanted`` steps of ``search(grid, size)``, a search shared by the
+    plain and finned finders of one size."""
 
     def find(grid: Grid) -> Iterator[Step]:
-        return (s for s in _cached(grid, size) if s.technique == wanted)
+        return (s for s in search(grid, size) if s.technique == wanted)
 
     return find
 

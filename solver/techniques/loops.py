@@ -36,6 +36,7 @@ from ..grid import (
     BIT,
     COL_OF,
     DIGITS_IN,
+    HOUSE_BITS,
     HOUSES,
     PEER_BITS,
     POPCOUNT,
@@ -45,7 +46,7 @@ from ..grid import (
     common_peers,
 )
 from ..steps import ChainNode, Step, cells_text, eliminations_text
-from .als import Als
+from .als import Als, make_als
 from .statecache import digit_patterns, last_state
 
 MAX_LINKS: Final = 24  # longer chains explain nothing a person can follow
@@ -68,16 +69,10 @@ GROUPED = {CNL: "grouped-" + CNL, DNL: "grouped-" + DNL, AIC: "grouped-aic"}
 GROUPED_ORDER = (GROUPED[DNL], GROUPED[CNL], GROUPED[AIC])
 
 
-def _count(bits: int) -> int:
-    """Number of cells in an 81-bit cell set."""
-    return bin(bits).count("1")
-
-
-_HOUSE_BITS: tuple[int, ...] = tuple(sum(1 << c for c in h) for h in HOUSES)
-_BOX_BITS: tuple[int, ...] = _HOUSE_BITS[18:]
+_BOX_BITS: tuple[int, ...] = HOUSE_BITS[18:]
 # per line (rows, then columns): the boxes it crosses, ascending
 _LINE_BOXES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(b for b in range(9) if _HOUSE_BITS[line] & _BOX_BITS[b]) for line in range(18)
+    tuple(b for b in range(9) if HOUSE_BITS[line] & _BOX_BITS[b]) for line in range(18)
 )
 # the candidate nodes' attributes, copied for every graph
 _CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
@@ -124,7 +119,7 @@ class _Graph:
     def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = digit_patterns(grid)
-        house_bits, digits_in, peer_bits = _HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
+        house_bits, digits_in, peer_bits = HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
         box_bits, line_boxes, popcount = _BOX_BITS, _LINE_BOXES, POPCOUNT
         self.digit: list[int] = list(_CELL_DIGIT)
         self.cell: list[int] = list(_CELL_CELL)
@@ -348,9 +343,10 @@ class _Graph:
 def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
     """The ALS of 2..``max_cells`` cells of the grid (those a chain can use)."""
     cands = grid.candidates
-    digits_in, popcount = DIGITS_IN, POPCOUNT  # (locals: faster)
-    digit_bits = digit_patterns(grid)
+    popcount = POPCOUNT  # (a local: faster)
+    digit_bits = tuple(digit_patterns(grid))
     found: dict[int, Als] = {}
+    seen_memo: dict[int, int] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
         for size in range(2, min(max_cells, len(empty) - 1) + 1):
@@ -361,14 +357,8 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
                 if popcount[mask] != size + 1:
                     continue
                 bits = sum(1 << c for c in combo)
-                if bits in found:
-                    continue
-                dcells = [0] * 10
-                buddies = [0] * 10
-                for d in digits_in[mask]:
-                    dc = dcells[d] = bits & digit_bits[d]
-                    buddies[d] = common_peers(dc) & digit_bits[d] & ~bits
-                found[bits] = Als(bits, combo, mask, h, tuple(dcells), tuple(buddies))
+                if bits not in found:
+                    found[bits] = make_als(bits, mask, h, digit_bits, seen_memo)
     return tuple(found.values())
 
 
@@ -663,7 +653,8 @@ class _Search:
         key = (tech, frozenset(elims))
         old = self.found.get(key)
         # an ALS counts as its cells (HoDoKu's penalty): a set is harder to see than a link
-        length = len(chain) + sum(_count(cells_of[st >> 1]) for st in chain if st >> 1 >= als_base)
+        length = len(chain)
+        length += sum(cells_of[st >> 1].bit_count() for st in chain if st >> 1 >= als_base)
         if old is not None and old[0] <= length:
             return
         nodes: list[ChainNode] = []

@@ -29,7 +29,7 @@ from typing import Final
 
 from ..grid import BOX_OF, HOUSE_BITS, PEER_BITS, Grid, common_peers
 from ..steps import Finder, Step
-from .frankenfish import _Found, describe_fish_text, fish_steps
+from .frankenfish import _Found, describe_fish_text, fish_steps, one_kind_finder
 from .statecache import by_digit_pattern, last_state
 
 SIZES = (2, 3, 4, 5, 6)
@@ -280,12 +280,7 @@ def find_mutant_fish(size: int, finned: bool) -> Finder:
     Evidence as for Franken fish: ``cells`` the base candidates that are not fins,
     ``houses`` the base houses then the cover houses (a Siamese step lists two cover
     sets), ``digits=(digit,)``, ``extra`` the fins (endo fins included)."""
-    wanted = (FINNED_MUTANT_IDS if finned else MUTANT_IDS)[size]
-
-    def find(grid: Grid) -> Iterator[Step]:
-        return (s for s in _cached(grid, size) if s.technique == wanted)
-
-    return find
+    return one_kind_finder(_cached, size, (FINNED_MUTANT_IDS if finned else MUTANT_IDS)[size])
 
 
 def describe_mutant_fish(step: Step) -> str:
