@@ -9,8 +9,11 @@ hodoku-py is never a dependency of this project: ``--setup`` creates its own vir
 environment, ``benchmarks/.venv-hodoku`` (gitignored), and runs ``pip install hodoku-py``
 there (or installs a local wheel with ``--wheel``; hodoku-py 0.2.1 ships CPython 3.11
 wheels, so make the venv with a 3.11 interpreter). The benchmark then runs hodoku-py in a
-subprocess of that venv, one process for all puzzles of a set, and our solver in this
-interpreter, on the same puzzles: QQWing expert (default 100) and Norvig's top95 (95).
+subprocess of that venv (one process for all puzzles) and our solver in this interpreter,
+on the same puzzles: QQWing expert (default 100) and Norvig's top95 (95). The two solvers
+take turns puzzle by puzzle, so a drift in the machine's speed hits both alike, and each
+first solves one untimed warm-up puzzle (QQWing intermediate's first) that is in neither
+set.
 
 Per puzzle it times ``hodoku.Solver().solve(puzzle)`` (HoDoKu's full technique set, brute
 force as the last resort; no uniqueness check) and our ``solve(parse_puzzle(text))``
@@ -44,12 +47,13 @@ SETS = [
     ("norvig top95", "norvig/sudoku-top95.txt", 95),
 ]
 
-# Runs inside the hodoku venv: puzzles as a JSON list on stdin, one JSON line per puzzle.
+# Runs inside the hodoku venv: one puzzle per line on stdin, one JSON line back per puzzle.
 WORKER = r"""
 import json, sys, time
 from hodoku import Solver, SolutionType
 solver = Solver()
-for text in json.load(sys.stdin):
+for line in sys.stdin:
+    text = line.strip()
     start = time.perf_counter()
     result = solver.solve(text)
     elapsed = time.perf_counter() - start
@@ -57,6 +61,7 @@ for text in json.load(sys.stdin):
     print(json.dumps({"seconds": elapsed, "solved": bool(result.solved), "guessed": guessed,
                       "level": result.level.name, "score": result.score}), flush=True)
 """
+WARMUP = ("sets/qqwing_intermediate.sdm", 0)
 
 
 def venv_python() -> Path:
@@ -73,30 +78,48 @@ def setup(wheel: Path | None) -> None:
     subprocess.run([str(venv_python()), "-c", check], check=True)
 
 
-def run_hodoku(puzzles: list[str]) -> list[dict[str, object]]:
-    """Solve ``puzzles`` with hodoku-py in its venv; one result dict per puzzle."""
-    proc = subprocess.run(
+def run_both(
+    puzzles: list[str], warmup: str
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """Solve ``puzzles`` with hodoku-py (in its venv) and with ours, taking turns puzzle by
+    puzzle after one untimed ``warmup`` solve each; one result dict per puzzle and solver."""
+    proc = subprocess.Popen(
         [str(venv_python()), "-c", WORKER],
-        input=json.dumps(puzzles),
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         text=True,
-        check=True,
     )
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
-    if len(rows) != len(puzzles):
-        raise RuntimeError(f"hodoku-py answered {len(rows)} of {len(puzzles)} puzzles")
-    return rows
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def hodoku(text: str) -> dict[str, object]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(text + "\n")
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        if not line:
+            raise RuntimeError("hodoku-py's worker stopped")
+        row: dict[str, object] = json.loads(line)
+        return row
+
+    try:
+        hodoku(warmup)
+        ours(warmup)
+        hk_rows, our_rows = [], []
+        for text in puzzles:
+            hk_rows.append(hodoku(text))
+            our_rows.append(ours(text))
+    finally:
+        proc.stdin.close()
+        proc.wait()
+    return hk_rows, our_rows
 
 
-def run_ours(puzzles: list[str]) -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
-    for text in puzzles:
-        start = time.perf_counter()
-        result = solve(parse_puzzle(text))
-        elapsed = time.perf_counter() - start
-        guessed = any(s.technique == "trial" for s in result.steps)
-        rows.append({"seconds": elapsed, "solved": result.status == SOLVED, "guessed": guessed})
-    return rows
+def ours(text: str) -> dict[str, object]:
+    start = time.perf_counter()
+    result = solve(parse_puzzle(text))
+    elapsed = time.perf_counter() - start
+    guessed = any(s.technique == "trial" for s in result.steps)
+    return {"seconds": elapsed, "solved": result.status == SOLVED, "guessed": guessed}
 
 
 def summary(rows: list[dict[str, object]]) -> dict[str, float]:
@@ -123,8 +146,9 @@ def main() -> None:
         sys.exit(f"no hodoku-py venv at {VENV}: run with --setup first")
     print(
         f"Speed vs hodoku-py ({time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]}, "
-        f"1 core each, run one after the other; our solver {solver_mode()})\n"
+        f"1 core each, taking turns per puzzle; our solver {solver_mode()})\n"
     )
+    warmup = [t for _, t in read_puzzle_file(args.data / WARMUP[0])][WARMUP[1]]
     print(
         "| set | puzzles | solver | solved without guessing | median ms | mean ms | max ms |"
         " speed-up (mean) |"
@@ -135,7 +159,7 @@ def main() -> None:
         texts = [t for _, t in read_puzzle_file(args.data / pattern)][:n]
         if not texts:
             continue
-        hk_rows, our_rows = run_hodoku(texts), run_ours(texts)
+        hk_rows, our_rows = run_both(texts, warmup)
         # The fair speed figure: puzzles both solve without guessing (our stuck solves end
         # early, which would flatter us).
         both = [i for i in range(len(texts)) if _clean(hk_rows[i]) and _clean(our_rows[i])]

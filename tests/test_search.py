@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ from solver import MULTIPLE, NO_SOLUTION, SOLVED, parse_values, solve, validate
 from solver.generate import generate
 from solver.grid import Grid, find_duplicates
 from solver.search import count_solutions, solutions
+from solver.steps import Step
 
 
 def _is_complete_and_valid(values: list[int]) -> bool:
@@ -57,3 +59,34 @@ def test_validity_cases(puzzles_dir: Path) -> None:
             assert status in (SOLVED, "stuck")
         else:
             assert status == expected
+
+
+def test_solve_pauses_the_garbage_collector_and_restores_it() -> None:
+    """The cyclic collector is off during a solve and back as it was after, also when a
+    technique fails; a caller who turned it off keeps it off."""
+    import dataclasses
+    import gc
+
+    from solver.techniques import ORDER
+
+    seen: list[bool] = []
+
+    def crash(grid: Grid) -> Iterator[Step]:
+        seen.append(gc.isenabled())
+        raise RuntimeError("injected")
+        yield  # a generator, as finders are
+
+    crashing = [dataclasses.replace(ORDER[0], find=crash)]
+    puzzle = generate(seed=11)
+    assert gc.isenabled()
+    try:
+        assert solve(puzzle).status == SOLVED
+        assert gc.isenabled()
+        with pytest.raises(RuntimeError, match="injected"):
+            solve(puzzle, techniques=crashing)
+        assert seen == [False] and gc.isenabled()
+        gc.disable()
+        assert solve(puzzle).status == SOLVED
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -337,9 +337,20 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
     by a shortest chain, in time bounded by the number of states rather than of paths.
     """
     index = als_index(grid)
-    alses, links = index.alses, index.links
+    alses = index.alses
+    count = len(alses)
+    # per set, its links packed as next set << 9 | RC mask (no tuple to unpack per link)
+    packed = [[j << 9 | rc for j, rc in out] for out in index.links]
+    # States seen from the current start, as flags in a flat list instead of a dict of
+    # boxed ints: index ((actual id * count + set) * 9 + first RC digit) * 3 + length - 2,
+    # where an RC mask gets a small id when first met (most are one digit); reset after
+    # each start through ``touched``.
+    mask_id = [-1] * 512
+    masks = 0
+    seen: list[bool] = []
+    touched: list[int] = []
     reported: set[frozenset[tuple[int, int]]] = set()
-    for start in range(len(alses)):
+    for start in range(count):
         first = alses[start]
         if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
             continue  # nothing outside the first set sees any of its digits
@@ -347,11 +358,19 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
         # int (see _state); parent: the state it was reached from, -1 for the first link
         parent: dict[int, int] = {}
         frontier: list[int] = []
-        for nxt, rc in links[start]:
-            for x in DIGITS_IN[rc]:
+        for link in packed[start]:
+            nxt = link >> 9
+            for x in DIGITS_IN[link & 0x1FF]:
                 bit = 1 << (x - 1)
-                state = _state(nxt, bit, bit, 2)
-                if state not in parent:
+                if mask_id[bit] < 0:
+                    mask_id[bit] = masks
+                    masks += 1
+                    seen.extend([False] * (count * 27))
+                flag = ((mask_id[bit] * count + nxt) * 9 + x - 1) * 3
+                if not seen[flag]:
+                    seen[flag] = True
+                    touched.append(flag)
+                    state = _state(nxt, bit, bit, 2)
                     parent[state] = -1
                     frontier.append(state)
         shown: set[int] = set()  # (end set, z digits) already reported from this start
@@ -362,13 +381,23 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
             for state in frontier:
                 here, last, x1 = state >> 21, state >> 12 & 0x1FF, state >> 3 & 0x1FF
                 tail = x1 << 3 | min(length, 4)  # _state's low bits, the same for every link
-                for nxt, rc in links[here]:
-                    actual = rc & ~last  # the RC used next must differ from the one just used
+                flag_tail = (x1.bit_length() - 1) * 3 + min(length, 4) - 2
+                for link in packed[here]:
+                    actual = link & 0x1FF & ~last  # the RC used next must differ from the last
+                    nxt = link >> 9
                     if not actual or nxt == start:
                         continue
-                    new = (nxt << 9 | actual) << 12 | tail
-                    if new in parent:
+                    aid = mask_id[actual]
+                    if aid < 0:
+                        aid = mask_id[actual] = masks
+                        masks += 1
+                        seen.extend([False] * (count * 27))
+                    flag = (aid * count + nxt) * 27 + flag_tail
+                    if seen[flag]:
                         continue
+                    seen[flag] = True
+                    touched.append(flag)
+                    new = (nxt << 9 | actual) << 12 | tail
                     parent[new] = state
                     nxt_frontier.append(new)
                     if length < 4:
@@ -391,6 +420,9 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
                     chain = [alses[i] for i in path]
                     yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
             frontier = nxt_frontier
+        for flag in touched:
+            seen[flag] = False
+        touched.clear()
 
 
 def _state(als: int, rc: int, first_rc: int, sets: int) -> int:

@@ -55,59 +55,83 @@ _SIZE_OF = {v: k for ids in (FRANKEN_IDS, FINNED_FRANKEN_IDS) for k, v in ids.it
 _Fish = tuple[str, tuple[int, ...], int, int, int]
 
 
-def _covers_for_base(
-    digit_bits: int,
-    size: int,
-    base_bits: int,
-    endo: int,
-    through: list[tuple[tuple[int, int], ...]],
-    base_mask: int,
-    cross_first: int,
-    base_has_box: bool,
-    shape: tuple[int, int, int],
-) -> list[_Fish]:
+class _CoverSearch:
     """Every (finned) franken fish on one base, covers in HoDoKu's (lexicographic) order.
 
     Branches on the first base cell not yet covered: one of the (at most two) cover houses
-    through it takes it, or it is a fin; fins must keep a candidate that sees them all.
+    through it takes it, or it is a fin; fins must keep a candidate that sees them all. A
+    class rather than nested closures, which mypyc compiles to slower calls and which leave
+    reference cycles for the garbage collector.
     """
-    found: dict[tuple[int, ...], _Fish] = {}
-    chosen: list[int] = []
-    max_fins = MAX_FINS[size]
-    orient = 0 if cross_first == 9 else 1
-    pattern, multi, flags = shape
-    pattern_bit = _PATTERN_BIT[orient]
-    cover_mask = _COVER_MASK[orient]
 
-    def record(union: int, cannibal: int, fins: int, seen: int) -> None:
-        houses = tuple(sorted(chosen))
-        if houses in found:
+    def __init__(
+        self,
+        digit_bits: int,
+        size: int,
+        base_bits: int,
+        endo: int,
+        through: list[tuple[tuple[int, int], ...]],
+        base_mask: int,
+        cross_first: int,
+        base_has_box: bool,
+        shape: tuple[int, int, int],
+    ) -> None:
+        self.digit_bits = digit_bits
+        self.size = size
+        self.base_bits = base_bits
+        self.endo = endo
+        self.through = through
+        self.base_mask = base_mask
+        self.cross_first = cross_first
+        self.base_has_box = base_has_box
+        self.multi = shape[1]
+        self.flags = shape[2]
+        self.found: dict[tuple[int, ...], _Fish] = {}
+        self.chosen: list[int] = []
+        self.max_fins: int = MAX_FINS[size]
+        orient = 0 if cross_first == 9 else 1
+        self.pattern_bit: tuple[int, ...] = _PATTERN_BIT[orient]
+        self.cover_mask: tuple[int, ...] = _COVER_MASK[orient]
+        self.pattern = shape[0]
+
+    def run(self) -> list[_Fish]:
+        seen = self.digit_bits & common_peers(self.endo)
+        if seen:
+            self.dfs(0, self.endo, seen, 0, self.pattern)
+        found = self.found
+        return [found[k] for k in sorted(found)]
+
+    def record(self, union: int, cannibal: int, fins: int, seen: int) -> None:
+        houses = tuple(sorted(self.chosen))
+        if houses in self.found:
             return
-        if not base_has_box and not any(h >= 18 for h in houses):
+        if not self.base_has_box and not any(h >= 18 for h in houses):
             return  # rows against columns only: a basic fish
+        cross_first = self.cross_first
         if not any(cross_first <= h < cross_first + 9 for h in houses):
             return  # boxes only on one side: HoDoKu calls it a mutant
-        targets = ((union & ~base_bits & digit_bits) | cannibal) & seen
+        targets = ((union & ~self.base_bits & self.digit_bits) | cannibal) & seen
         if targets:
-            tech = (FINNED_FRANKEN_IDS if fins else FRANKEN_IDS)[size]
-            found[houses] = (tech, houses, targets, fins & ~endo, endo)
+            tech = (FINNED_FRANKEN_IDS if fins else FRANKEN_IDS)[self.size]
+            self.found[houses] = (tech, houses, targets, fins & ~self.endo, self.endo)
 
-    def last_cover(union: int, fins: int, seen: int, cannibal: int) -> None:
+    def last_cover(self, union: int, fins: int, seen: int, cannibal: int) -> None:
         """The last cover: any that leaves at most the spare fins (cells it misses)."""
+        base_bits, base_mask, chosen = self.base_bits, self.base_mask, self.chosen
         remaining = base_bits & ~union & ~fins
-        spare = max_fins - fins.bit_count()
+        spare = self.max_fins - fins.bit_count()
         # the cover takes one of the first ``spare + 1`` cells left
-        tried: set[int] = set()
+        tried = 0  # cover houses tried, as bits
         bits = remaining
         for _ in range(spare + 1):
             if not bits:
                 break
             low = bits & -bits
             bits ^= low
-            for house, cover in through[low.bit_length() - 1]:
-                if base_mask >> house & 1 or house in tried:
+            for house, cover in self.through[low.bit_length() - 1]:
+                if (base_mask | tried) >> house & 1:
                     continue
-                tried.add(house)
+                tried |= 1 << house
                 missed = remaining & ~cover
                 if missed.bit_count() > spare:
                     continue
@@ -118,7 +142,7 @@ def _covers_for_base(
                     missed ^= one
                 if sees:
                     chosen.append(house)
-                    record(
+                    self.record(
                         union | cover,
                         cannibal | (union & cover & base_bits),
                         fins | (remaining & ~cover),
@@ -126,38 +150,35 @@ def _covers_for_base(
                     )
                     chosen.pop()
 
-    def dfs(union: int, fins: int, seen: int, cannibal: int, left: int) -> None:
+    def dfs(self, union: int, fins: int, seen: int, cannibal: int, left: int) -> None:
         # seen: digit cells that see every fin so far (all digit cells while finless);
         # left: the base pattern bits not yet covered nor emptied by a fin
+        base_bits, chosen, size = self.base_bits, self.chosen, self.size
         remaining = base_bits & ~union & ~fins
         if not remaining:
             return  # covered with fewer houses: a smaller fish
-        spare = max_fins - fins.bit_count()
-        if chosen and _min_covers(left, multi, flags, spare) > size - len(chosen):
+        spare = self.max_fins - fins.bit_count()
+        if chosen and _min_covers(left, self.multi, self.flags, spare) > size - len(chosen):
             return  # what is left needs more covers than remain
         low = remaining & -remaining
         last = len(chosen) == size - 2
-        for house, bits in through[low.bit_length() - 1]:
+        base_mask, cover_mask = self.base_mask, self.cover_mask
+        for house, bits in self.through[low.bit_length() - 1]:
             if base_mask >> house & 1:
                 continue  # a base box is no cover
             chosen.append(house)
             cannibal_now = cannibal | (union & bits & base_bits)
             if last:
-                last_cover(union | bits, fins, seen, cannibal_now)
+                self.last_cover(union | bits, fins, seen, cannibal_now)
             else:
-                dfs(union | bits, fins, seen, cannibal_now, left & ~cover_mask[house])
+                self.dfs(union | bits, fins, seen, cannibal_now, left & ~cover_mask[house])
             chosen.pop()
         if spare:
             cell = low.bit_length() - 1
             seen &= PEER_BITS[cell]
             if seen:
-                one = pattern_bit[cell]
-                dfs(union, fins | low, seen, cannibal, left & ~(one & ~multi))
-
-    seen = digit_bits & common_peers(endo)
-    if seen:
-        dfs(0, endo, seen, 0, pattern)
-    return [found[k] for k in sorted(found)]
+                one = self.pattern_bit[cell]
+                self.dfs(union, fins | low, seen, cannibal, left & ~(one & ~self.multi))
 
 
 # Cells of each cross group: stacks when rows are the lines (covers are columns and
@@ -345,7 +366,7 @@ def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
                     shape[1] | u[3] | (shape[0] & u[2]),
                     shape[2] | u[4],
                 )
-            fishes = _covers_for_base(
+            fishes = _CoverSearch(
                 digit_bits,
                 size,
                 base_bits,
@@ -355,7 +376,7 @@ def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
                 cross_first,
                 base[-1] >= 18,
                 shape,
-            )
+            ).run()
             for tech, houses, targets, fins, endo_fins in fishes:
                 yield (tech, base, houses, targets, base_bits, fins, endo_fins)
             # Siamese: two fish of one kind on the same base with different eliminations
@@ -377,30 +398,40 @@ def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
 _Unit = tuple[int, int, int, int, int]  # house, candidates, pattern, multi, box flag
 
 
-def _base_sets(units: list[_Unit], size: int, max_fins: int) -> Iterator[tuple[_Unit, ...]]:
+def _base_sets(units: list[_Unit], size: int, max_fins: int) -> list[tuple[_Unit, ...]]:
     """Base sets in lexicographic order, a line first, pruned as soon as a partial base
-    needs more than ``limit`` covers (adding houses never lowers that bound)."""
-    count = len(units)
-    chosen: list[_Unit] = []
+    needs more than ``size`` covers (adding houses never lowers that bound)."""
+    out: list[tuple[_Unit, ...]] = []
+    _extend_base(units, size, max_fins, [], 0, 0, 0, 0, out)
+    return out
 
-    def extend(start: int, pattern: int, multi: int, flags: int) -> Iterator[tuple[_Unit, ...]]:
-        for i in range(start, count - (size - len(chosen)) + 1):
-            unit = units[i]
-            if not chosen and unit[0] >= 18:
-                return  # no line in the base: not a franken fish
-            p = pattern | unit[2]
-            m = multi | unit[3] | (pattern & unit[2])
-            f = flags | unit[4]
-            if _min_covers(p, m, f, max_fins) > size:
-                continue
-            chosen.append(unit)
-            if len(chosen) == size:
-                yield tuple(chosen)
-            else:
-                yield from extend(i + 1, p, m, f)
-            chosen.pop()
 
-    return extend(0, 0, 0, 0)
+def _extend_base(
+    units: list[_Unit],
+    size: int,
+    max_fins: int,
+    chosen: list[_Unit],
+    start: int,
+    pattern: int,
+    multi: int,
+    flags: int,
+    out: list[tuple[_Unit, ...]],
+) -> None:
+    for i in range(start, len(units) - (size - len(chosen)) + 1):
+        unit = units[i]
+        if not chosen and unit[0] >= 18:
+            return  # no line in the base: not a franken fish
+        p = pattern | unit[2]
+        m = multi | unit[3] | (pattern & unit[2])
+        f = flags | unit[4]
+        if _min_covers(p, m, f, max_fins) > size:
+            continue
+        chosen.append(unit)
+        if len(chosen) == size:
+            out.append(tuple(chosen))
+        else:
+            _extend_base(units, size, max_fins, chosen, i + 1, p, m, f, out)
+        chosen.pop()
 
 
 def _first(bits: int) -> int:
