@@ -508,6 +508,225 @@ def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
     return out
 
 
+# A solution of the last state that had one (a full grid of digits): any later state it
+# still fits (its values, and a candidate in every empty cell) has it as a solution too.
+_SOLUTION: list[list[int]] = []
+
+
+def _a_solution(grid: Grid) -> list[int] | None:
+    """A solution of the state, or None when it has none."""
+    values, cands = grid.values, grid.candidates
+    for sol in _SOLUTION:
+        if _fits(sol, values, cands):
+            return sol
+    sols = solutions_from_candidates(values, cands, limit=1)
+    if not sols:
+        return None
+    _SOLUTION[:] = sols
+    return sols[0]
+
+
+def _fits(sol: list[int], values: list[int], cands: list[int]) -> bool:
+    """Whether the full grid ``sol`` holds the state's values and candidates."""
+    for c in range(81):
+        v = values[c]
+        if v:
+            if sol[c] != v:
+                return False
+        elif not cands[c] & BIT[sol[c]]:
+            return False
+    return True
+
+
+def _house_places(values: list[int], cands: list[int]) -> list[int]:
+    """The places of each digit in each house (see ``PLACED``), at ``digit * 27 + house``."""
+    places = [0] * 270
+    for c in range(81):
+        k = c * 3
+        v = values[c]
+        if v:
+            for j in range(3):
+                i = v * 27 + _SLOT_HOUSE[k + j]
+                places[i] = places[i] | PLACED
+        for d in DIGITS_IN[cands[c]]:
+            for j in range(3):
+                i = d * 27 + _SLOT_HOUSE[k + j]
+                places[i] = places[i] | _SLOT_BIT[k + j]
+    return places
+
+
+class _Closure:
+    """The one-parent inferences of a state (those chains use) as a graph on its facts:
+    node ``2 * i + on`` for the ``i``-th candidate in cell order. A chain follows a
+    premise through exactly the facts the premise reaches, so it clashes (at some
+    budget) exactly when they hold a candidate both true and false, a cell without
+    candidates or a digit without a place in a house; without a clash, its outcome's
+    facts are the reached ones."""
+
+    def __init__(self, grid: Grid) -> None:
+        values, cands = grid.values, grid.candidates
+        index = [-1] * 729
+        facts: list[int] = []  # the "off" fact of each candidate
+        for c in range(81):
+            if not values[c]:
+                for d in DIGITS_IN[cands[c]]:
+                    index[c * 9 + d - 1] = len(facts)
+                    facts.append((c * 9 + d - 1) << 1)
+        self.index = index
+        self.facts = facts
+        n = len(facts)
+        places = _house_places(values, cands)
+        succ: list[list[int]] = [[] for _ in range(2 * n)]
+        ends: list[int] = []  # nodes that clash at once (a cell or house left empty)
+        for i in range(n):
+            ci = facts[i] >> 1
+            c = ci // 9
+            d = ci - c * 9 + 1
+            bit = BIT[d]
+            m = cands[c]
+            on_succ = succ[2 * i + 1]
+            for e in DIGITS_IN[m & ~bit]:
+                on_succ.append(2 * index[c * 9 + e - 1])
+            for p in PEERS[c]:
+                if cands[p] & bit:
+                    on_succ.append(2 * index[p * 9 + d - 1])
+            off_succ = succ[2 * i]
+            k = POPCOUNT[m]
+            if k == 1:
+                ends.append(2 * i)
+            elif k == 2:
+                off_succ.append(2 * index[c * 9 + SINGLE[m & ~bit] - 1] + 1)
+            for j in range(3):
+                hm = places[d * 27 + _SLOT_HOUSE[c * 3 + j]]
+                if hm & PLACED:
+                    continue
+                hm = hm & SLOTS & ~_SLOT_BIT[c * 3 + j]
+                if not hm:
+                    ends.append(2 * i)
+                elif POPCOUNT[hm] == 1:
+                    other = _HOUSE_CELL[9 * _SLOT_HOUSE[c * 3 + j] + SINGLE[hm] - 1]
+                    off_succ.append(2 * index[other * 9 + d - 1] + 1)
+        self.succ = succ
+        # Strongly connected components (Tarjan, iterative), sinks first.
+        count = 2 * n
+        comp = [-1] * count
+        low = [0] * count
+        num = [-1] * count
+        stack: list[int] = []
+        comps: list[list[int]] = []
+        counter = 0
+        for root in range(count):
+            if num[root] >= 0:
+                continue
+            work = [root]
+            pos = [0]
+            num[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            while work:
+                v = work[-1]
+                edges = succ[v]
+                j = pos[-1]
+                if j < len(edges):
+                    pos[-1] = j + 1
+                    w = edges[j]
+                    if num[w] < 0:
+                        num[w] = low[w] = counter
+                        counter += 1
+                        stack.append(w)
+                        work.append(w)
+                        pos.append(0)
+                    elif comp[w] < 0 and num[w] < low[v]:
+                        low[v] = num[w]
+                    continue
+                work.pop()
+                pos.pop()
+                if work and low[v] < low[work[-1]]:
+                    low[work[-1]] = low[v]
+                if low[v] == num[v]:
+                    members: list[int] = []
+                    while True:
+                        w = stack.pop()
+                        comp[w] = len(comps)
+                        members.append(w)
+                        if w == v:
+                            break
+                    comps.append(members)
+        self.comp = comp
+        self.comps = comps
+        # Which nodes reach each component (sources first, pushed along the edges).
+        pre = [0] * len(comps)
+        for t in range(len(comps)):
+            for v in comps[t]:
+                pre[t] |= 1 << v
+        for t in range(len(comps) - 1, -1, -1):
+            bits = pre[t]
+            for v in comps[t]:
+                for w in succ[v]:
+                    u = comp[w]
+                    if u != t:
+                        pre[u] |= bits
+        clashing = 0
+        for v in ends:
+            clashing |= pre[comp[v]]
+        for i in range(n):
+            clashing |= pre[comp[2 * i]] & pre[comp[2 * i + 1]]
+        for c in range(81):
+            if not values[c] and POPCOUNT[cands[c]] >= 3:
+                every = -1
+                for d in DIGITS_IN[cands[c]]:
+                    every &= pre[comp[2 * index[c * 9 + d - 1]]]
+                clashing |= every
+        for d in range(1, 10):
+            for h in range(27):
+                hm = places[d * 27 + h]
+                if not hm & PLACED and POPCOUNT[hm] >= 3:
+                    every = -1
+                    for s in DIGITS_IN[hm]:
+                        every &= pre[comp[2 * index[_HOUSE_CELL[9 * h + s - 1] * 9 + d - 1]]]
+                    clashing |= every
+        self.clashing = clashing
+        self.reach: list[int] = []
+
+    def node(self, cell: int, digit: int, on: bool) -> int:
+        return 2 * self.index[cell * 9 + digit - 1] + on
+
+    def clashes(self, cell: int, digit: int, on: bool) -> bool:
+        """Whether the premise's consequences hold a clash."""
+        return bool(self.clashing >> self.node(cell, digit, on) & 1)
+
+    def reached(self, cell: int, digit: int, on: bool) -> int:
+        """The nodes the premise reaches (itself included), as a set of bits."""
+        reach = self.reach
+        comp = self.comp
+        if not reach:
+            succ = self.succ
+            for t, members in enumerate(self.comps):  # sinks first
+                bits = 0
+                for v in members:
+                    bits |= 1 << v
+                for v in members:
+                    for w in succ[v]:
+                        u = comp[w]
+                        if u != t:
+                            bits |= reach[u]
+                reach.append(bits)
+        return reach[comp[self.node(cell, digit, on)]]
+
+
+# The one-parent inference graph of the last state a chain search met.
+_CLOSURE: list[tuple[tuple[int, ...], _Closure]] = []
+
+
+def _chain_closure(grid: Grid) -> _Closure:
+    key = state_key(grid)
+    if _CLOSURE and _CLOSURE[0][0] == key:
+        return _CLOSURE[0][1]
+    closure = _Closure(grid)
+    _CLOSURE[:] = [(key, closure)]
+    return closure
+
+
 # The outcomes of every premise followed to its end, for the last state searched in vain
 # for contradictions (per kind: chain, net). The verity finder of the same kind, next in
 # the solve order, follows exactly those premises and reads them from here.
@@ -518,6 +737,19 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
     premises = _premises(grid, both=not net)
+    # Only premises that can clash are followed (the others are never reported, and the
+    # order of those that are stays the same): for chains, those whose one-parent
+    # consequences hold a clash at all; for nets, those false in a solution of the state
+    # (every inference is sound, so a premise true in a solution never clashes).
+    held: list[tuple[int, int, bool]] = []
+    if net:
+        sol = _a_solution(grid)
+        if sol is not None:
+            held = [p for p in premises if (sol[p[0]] == p[1]) == p[2]]
+            premises = [p for p in premises if (sol[p[0]] == p[1]) != p[2]]
+    else:
+        closure = _chain_closure(grid)
+        premises = [p for p in premises if closure.clashes(*p)]
     final: dict[tuple[int, int, bool], _Outcome] = {}
     # Runs start as the first round comes to them (a run's working lists are short-lived
     # for most premises: fewer objects alive at once, less work for the garbage collector).
@@ -545,7 +777,9 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         found.sort(key=lambda t: t[:2])
         for _size, _k, out, branches in found:
             yield _contradiction_step(technique, out, branches)
-    if len(final) == len(premises):  # no clash anywhere: every outcome is complete
+    if net and len(final) == len(premises):  # no clash anywhere: every outcome is complete
+        for p in held:
+            final[p] = prop.follow(*p)
         _FINAL[net] = (state_key(grid), final)
 
 
@@ -608,8 +842,17 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
         for c in range(81):
             for d in DIGITS_IN[cands[c]]:
                 groups.append(([(c, d, True), (c, d, False)], (c,), (d,), ()))
-    premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
-    outcomes = _final_outcomes(grid, net, premises_all)
+    # Nets follow every premise; chains read from the inference graph which premises
+    # clash and which facts all branches of a group reach, and follow only the premises
+    # of groups with a common fact.
+    closure: _Closure | None = None
+    prop: _Propagator | None = None
+    if net:
+        premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
+        outcomes = _final_outcomes(grid, net, premises_all)
+    else:
+        closure = _chain_closure(grid)
+        outcomes = {}
     found: list[
         tuple[
             int,
@@ -624,8 +867,22 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
         ]
     ] = []
     for k, (premises, cells, digits, houses) in enumerate(groups):
-        outs = [outcomes[p] for p in premises]
         # A branch that clashes is a contradiction step, found first; a verity needs all.
+        if closure is not None:
+            if any(closure.clashes(*p) for p in premises):
+                continue
+            common = -1
+            for p in premises:
+                common &= closure.reached(*p)
+            if not common:
+                continue
+            for p in premises:
+                if p not in outcomes:
+                    if prop is None:
+                        prop = _Propagator(grid, net)
+                    barren = prop.barren(*p)
+                    outcomes[p] = prop.follow(*p) if barren is None else barren
+        outs = [outcomes[p] for p in premises]
         if any(o.clash is not None for o in outs):
             continue
         on_all = off_all = (1 << 729) - 1
