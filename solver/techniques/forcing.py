@@ -52,10 +52,14 @@ CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
 # A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
-# into the outcome's ``multi`` for several; the fact's order of inference goes above.
+# into the outcome's ``multi`` for several. A run logs its facts in order of inference,
+# each as ``code << WHY_SHIFT | fact``, with UNQUEUED set for a fact found both true and
+# false (a clash: not drawn from); facts that are drawn from are the other "off" facts.
 MULTI: Final = 2048
-ORDER_SHIFT: Final = 20
-WHY_MASK: Final = (1 << ORDER_SHIFT) - 1
+FACT_MASK: Final = 2047
+UNQUEUED: Final = 2048
+SKIP: Final = UNQUEUED | 1
+WHY_SHIFT: Final = 12
 # A premise is followed in stages of growing fact budgets, so that short proofs come out
 # first and a caller taking only the first few steps never pays for a full search.
 BUDGETS: Final = (16, 64, 256, 1 << 30)
@@ -106,8 +110,7 @@ class _Outcome:
     """What following one premise produced."""
 
     premise: int
-    # fact -> its order of inference << ORDER_SHIFT | its parents' code (see parents)
-    reason: dict[int, int]
+    log: list[int]  # the facts in order of inference, with their parents (see WHY_SHIFT)
     clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
     bits: tuple[int, int] | None = None  # see fact_bits
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
@@ -115,14 +118,25 @@ class _Outcome:
     inner_nodes: dict[int, int] = field(default_factory=dict)  # refuted fact -> inner net size
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
     multi: list[tuple[int, ...]] = field(default_factory=list)  # parents of multi-parent facts
+    orders: dict[int, int] | None = None  # see reason
+
+    def reason(self) -> dict[int, int]:
+        """Fact -> its order of inference (built on demand, once the outcome is final)."""
+        orders = self.orders
+        if orders is None:
+            orders = {}
+            for i, e in enumerate(self.log):
+                orders[e & FACT_MASK] = i
+            self.orders = orders
+        return orders
 
     def order(self, fact: int) -> int:
         """When ``fact`` was inferred (0 for the premise)."""
-        return self.reason[fact] >> ORDER_SHIFT
+        return self.reason()[fact]
 
     def parents(self, fact: int) -> tuple[int, ...]:
         """The facts ``fact`` was inferred from."""
-        code = self.reason[fact] & WHY_MASK
+        code = self.log[self.reason()[fact]] >> WHY_SHIFT
         if code >= MULTI:
             return self.multi[code - MULTI]
         return (code - 1,) if code else ()
@@ -132,7 +146,8 @@ class _Outcome:
         demand: only verities read them). For an outcome without a clash."""
         if self.bits is None:
             on = off = 0
-            for f in self.reason:
+            for e in self.log:
+                f = e & FACT_MASK
                 if f & 1:
                     on |= 1 << (f >> 1)
                 else:
@@ -173,6 +188,11 @@ def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
     return run.why(_house_offs(h, slots, d))
 
 
+def _queued(log: list[int], head: int) -> bool:
+    """Whether the log holds a queued fact from ``head`` on."""
+    return any(not log[i] & SKIP for i in range(head, len(log)))
+
+
 class _Run:
     """The working state of one premise being followed, and what it inferred so far."""
 
@@ -181,15 +201,14 @@ class _Run:
         self.val: list[int] = prop.values[:]
         self.cand: list[int] = prop.cands[:]
         self.places: list[int] = prop.places0[:]
-        self.reason: dict[int, int] = {}
-        self.queue: list[int] = []  # facts to draw consequences from, read from a head index
+        self.log: list[int] = []  # the facts, drawn from (if queued) from a head index
         self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
-        self.out = _Outcome(((cell * 9 + digit - 1) << 1) | on, self.reason, None)
+        self.out = _Outcome(((cell * 9 + digit - 1) << 1) | on, self.log, None)
         self.multi = self.out.multi
         self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
-        self.head = 0  # the next fact of the queue to draw consequences from
+        self.head = 0  # where to look for the next queued fact to draw consequences from
         self.level = 0  # the budget of BUDGETS in force
-        self.paused = False  # stopped at the budget, with queue[head] still to draw from
+        self.paused = False  # stopped at the budget, with a queued fact still to draw from
         if on:
             self.set_on(cell, digit, 0)
         else:
@@ -201,23 +220,28 @@ class _Run:
         prop = self.prop
         values, cands0, net = self.val, prop.cands, prop.net
         cand, places, places0 = self.cand, self.places, prop.places0
-        reason, queue, clash, out = self.reason, self.queue, self.clash, self.out
+        log, clash, out = self.log, self.clash, self.out
         head = self.head
         budget = BUDGETS[self.level]
         resumed = self.paused
         self.paused = False
         while True:
-            while head < len(queue) and not clash:
+            while not clash:
+                n = len(log)
+                while head < n and log[head] & SKIP:
+                    head += 1
+                if head == n:
+                    break
                 if resumed:
                     resumed = False
-                elif len(reason) > budget:
+                elif n > budget:
                     out.truncated = True
-                    out.stops.append(len(reason))
+                    out.stops.append(n)
                     self.paused = True
                     self.head = head
                     self.level += 1
                     return out
-                f = queue[head]
+                f = log[head] & FACT_MASK
                 head += 1
                 i = f >> 1
                 c = i // 9
@@ -250,7 +274,7 @@ class _Run:
             if clash or not net:
                 break
             digits, self.dirty = self.dirty, prop.locked0
-            if prop._locked(places, self, digits) and head < len(queue):
+            if prop._locked(places, self, digits) and _queued(log, head):
                 continue
             if not prop.nested or not prop._refute_inside(values, cand, out, self):
                 break
@@ -270,9 +294,8 @@ class _Run:
 
     def set_off(self, c: int, d: int, why: int) -> None:
         f = (c * 9 + d - 1) << 1
-        reason = self.reason
         if self.val[c] == d:
-            reason[f] = (len(reason) << ORDER_SHIFT) | why
+            self.log.append((why << WHY_SHIFT) | UNQUEUED | f)
             self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
             return
         bit = BIT[d]
@@ -280,7 +303,7 @@ class _Run:
         m = cand[c]
         if not m & bit:
             return
-        reason[f] = (len(reason) << ORDER_SHIFT) | why
+        self.log.append((why << WHY_SHIFT) | f)
         self.dirty |= bit
         cand[c] = m ^ bit
         places = self.places
@@ -292,10 +315,9 @@ class _Run:
         places[i] = places[i] & ~_SLOT_BIT[k + 1]
         i = base + _SLOT_HOUSE[k + 2]
         places[i] = places[i] & ~_SLOT_BIT[k + 2]
-        self.queue.append(f)
 
     def set_on(self, c: int, d: int, why: int) -> None:
-        val, cand, reason = self.val, self.cand, self.reason
+        val, cand, log = self.val, self.cand, self.log
         v = val[c]
         if v == d:
             return
@@ -303,10 +325,10 @@ class _Run:
         m = cand[c]
         bit = BIT[d]
         if v or not m & bit:
-            reason[f] = (len(reason) << ORDER_SHIFT) | why
+            log.append((why << WHY_SHIFT) | f)
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
-        reason[f] = (len(reason) << ORDER_SHIFT) | why
+        log.append((why << WHY_SHIFT) | f)
         val[c] = d
         own = f + 1
         for e in DIGITS_IN[m & ~bit]:
@@ -367,7 +389,7 @@ class _Propagator:
             if not m & PLACED and POPCOUNT[m] < 3:
                 return None
         f = (cell * 9 + digit - 1) << 1
-        return _Outcome(f, {f: 0}, None)
+        return _Outcome(f, [f], None)
 
     def follow(self, cell: int, digit: int, on: bool) -> _Outcome:
         """Follow the premise to its first clash or fixpoint."""
@@ -388,7 +410,6 @@ class _Propagator:
         first that clashes is false (resting on the outer facts the inner net used)."""
         inner_grid = Grid(val, givens=[False] * 81, candidates=cand)
         inner = _Propagator(inner_grid, True)
-        reason = out.reason
         # Candidates of bivalue cells, then those of a digit with two places in a house.
         tries = [(c, d) for c in range(81) if POPCOUNT[cand[c]] == 2 for d in DIGITS_IN[cand[c]]]
         places = inner.places0
@@ -405,7 +426,9 @@ class _Propagator:
             inner_net = _ancestors(sub, sub.clash[3])
             for f in inner_net:
                 used.update(sub.parents(f))
-            deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
+            known = {e & FACT_MASK for e in run.log}
+            sub_facts = sub.reason()
+            deps = tuple(sorted(f for f in used if f not in sub_facts and f in known))
             out.refuted.append(_fact(c, d, False))
             out.inner_nodes[_fact(c, d, False)] = len(inner_net)
             run.set_off(c, d, run.why(deps))
@@ -453,7 +476,7 @@ class _Propagator:
 
 def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
     """The facts ``facts`` rest on (themselves included), in order of inference."""
-    reason = out.reason
+    reason = out.reason()
     seen: set[int] = set()
     stack = list(facts)
     while stack:
