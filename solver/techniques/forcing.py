@@ -496,6 +496,33 @@ def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
     return [_ancestors(out, (p,)) for p in parents]
 
 
+def _ancestor_count(out: _Outcome, facts: tuple[int, ...]) -> int:
+    """``len(_ancestors(out, facts))``, counted in one pass back over the log (a fact's
+    parents come before it) without ordering them."""
+    log, multi = out.log, out.multi
+    need = set(facts)
+    count = 0
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e & FACT_MASK in need:
+            count += 1
+            code = e >> WHY_SHIFT
+            if code >= MULTI:
+                need.update(multi[code - MULTI])
+            elif code:
+                need.add(code - 1)
+    return count
+
+
+def _clash_size(out: _Outcome, net: bool) -> int:
+    """The number of nodes of ``_branches_of_clash(out, net)``."""
+    assert out.clash is not None
+    parents = out.clash[3]
+    if net:
+        return _ancestor_count(out, parents)
+    return sum([_ancestor_count(out, (p,)) for p in parents])
+
+
 def _step(
     technique: str,
     branches: list[list[int]],
@@ -784,22 +811,21 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         else:
             final[p] = barren
     while runs:
-        found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
+        found: list[tuple[int, int, _Outcome]] = []
         left: list[tuple[tuple[int, int, bool], _Run | None]] = []
         for k, (premise, started) in enumerate(runs):
             run = _Run(prop, *premise) if started is None else started
             out = run.advance()
             if out.clash is not None:
-                branches = _branches_of_clash(out, net)
-                found.append((sum(map(len, branches)), k, out, branches))
+                found.append((_clash_size(out, net), k, out))
             elif out.truncated:
                 left.append((premise, run))
             else:
                 final[premise] = out
         runs = left
         found.sort(key=lambda t: t[:2])
-        for _size, _k, out, branches in found:
-            yield _contradiction_step(technique, out, branches)
+        for _size, _k, out in found:
+            yield _contradiction_step(technique, out, _branches_of_clash(out, net))
     if net and len(final) == len(premises):  # no clash anywhere: every outcome is complete
         for p in held:
             final[p] = prop.follow(*p)
