@@ -52,10 +52,14 @@ CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
 # A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
-# into the outcome's ``multi`` for several; the fact's order of inference goes above.
+# into the outcome's ``multi`` for several. A run logs its facts in order of inference,
+# each as ``code << WHY_SHIFT | fact``, with UNQUEUED set for a fact found both true and
+# false (a clash: not drawn from); facts that are drawn from are the other "off" facts.
 MULTI: Final = 2048
-ORDER_SHIFT: Final = 20
-WHY_MASK: Final = (1 << ORDER_SHIFT) - 1
+FACT_MASK: Final = 2047
+UNQUEUED: Final = 2048
+SKIP: Final = UNQUEUED | 1
+WHY_SHIFT: Final = 12
 # A premise is followed in stages of growing fact budgets, so that short proofs come out
 # first and a caller taking only the first few steps never pays for a full search.
 BUDGETS: Final = (16, 64, 256, 1 << 30)
@@ -106,8 +110,7 @@ class _Outcome:
     """What following one premise produced."""
 
     premise: int
-    # fact -> its order of inference << ORDER_SHIFT | its parents' code (see parents)
-    reason: dict[int, int]
+    log: list[int]  # the facts in order of inference, with their parents (see WHY_SHIFT)
     clash: tuple[int, int, int, tuple[int, ...]] | None  # (kind, cell/house, digit, parents)
     bits: tuple[int, int] | None = None  # see fact_bits
     truncated: bool = False  # stopped at the fact budget, before the fixpoint
@@ -115,14 +118,25 @@ class _Outcome:
     inner_nodes: dict[int, int] = field(default_factory=dict)  # refuted fact -> inner net size
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
     multi: list[tuple[int, ...]] = field(default_factory=list)  # parents of multi-parent facts
+    orders: dict[int, int] | None = None  # see reason
+
+    def reason(self) -> dict[int, int]:
+        """Fact -> its order of inference (built on demand, once the outcome is final)."""
+        orders = self.orders
+        if orders is None:
+            orders = {}
+            for i, e in enumerate(self.log):
+                orders[e & FACT_MASK] = i
+            self.orders = orders
+        return orders
 
     def order(self, fact: int) -> int:
         """When ``fact`` was inferred (0 for the premise)."""
-        return self.reason[fact] >> ORDER_SHIFT
+        return self.reason()[fact]
 
     def parents(self, fact: int) -> tuple[int, ...]:
         """The facts ``fact`` was inferred from."""
-        code = self.reason[fact] & WHY_MASK
+        code = self.log[self.reason()[fact]] >> WHY_SHIFT
         if code >= MULTI:
             return self.multi[code - MULTI]
         return (code - 1,) if code else ()
@@ -132,7 +146,8 @@ class _Outcome:
         demand: only verities read them). For an outcome without a clash."""
         if self.bits is None:
             on = off = 0
-            for f in self.reason:
+            for e in self.log:
+                f = e & FACT_MASK
                 if f & 1:
                     on |= 1 << (f >> 1)
                 else:
@@ -173,6 +188,11 @@ def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
     return run.why(_house_offs(h, slots, d))
 
 
+def _queued(log: list[int], head: int) -> bool:
+    """Whether the log holds a queued fact from ``head`` on."""
+    return any(not log[i] & SKIP for i in range(head, len(log)))
+
+
 class _Run:
     """The working state of one premise being followed, and what it inferred so far."""
 
@@ -181,15 +201,14 @@ class _Run:
         self.val: list[int] = prop.values[:]
         self.cand: list[int] = prop.cands[:]
         self.places: list[int] = prop.places0[:]
-        self.reason: dict[int, int] = {}
-        self.queue: list[int] = []  # facts to draw consequences from, read from a head index
+        self.log: list[int] = []  # the facts, drawn from (if queued) from a head index
         self.clash: list[tuple[int, int, int, tuple[int, ...]]] = []
-        self.out = _Outcome(((cell * 9 + digit - 1) << 1) | on, self.reason, None)
+        self.out = _Outcome(((cell * 9 + digit - 1) << 1) | on, self.log, None)
         self.multi = self.out.multi
         self.dirty: int = prop.locked0  # digits whose places changed since the last locked pass
-        self.head = 0  # the next fact of the queue to draw consequences from
+        self.head = 0  # where to look for the next queued fact to draw consequences from
         self.level = 0  # the budget of BUDGETS in force
-        self.paused = False  # stopped at the budget, with queue[head] still to draw from
+        self.paused = False  # stopped at the budget, with a queued fact still to draw from
         if on:
             self.set_on(cell, digit, 0)
         else:
@@ -201,23 +220,28 @@ class _Run:
         prop = self.prop
         values, cands0, net = self.val, prop.cands, prop.net
         cand, places, places0 = self.cand, self.places, prop.places0
-        reason, queue, clash, out = self.reason, self.queue, self.clash, self.out
+        log, clash, out = self.log, self.clash, self.out
         head = self.head
         budget = BUDGETS[self.level]
         resumed = self.paused
         self.paused = False
         while True:
-            while head < len(queue) and not clash:
+            while not clash:
+                n = len(log)
+                while head < n and log[head] & SKIP:
+                    head += 1
+                if head == n:
+                    break
                 if resumed:
                     resumed = False
-                elif len(reason) > budget:
+                elif n > budget:
                     out.truncated = True
-                    out.stops.append(len(reason))
+                    out.stops.append(n)
                     self.paused = True
                     self.head = head
                     self.level += 1
                     return out
-                f = queue[head]
+                f = log[head] & FACT_MASK
                 head += 1
                 i = f >> 1
                 c = i // 9
@@ -250,7 +274,7 @@ class _Run:
             if clash or not net:
                 break
             digits, self.dirty = self.dirty, prop.locked0
-            if prop._locked(places, self, digits) and head < len(queue):
+            if prop._locked(places, self, digits) and _queued(log, head):
                 continue
             if not prop.nested or not prop._refute_inside(values, cand, out, self):
                 break
@@ -270,9 +294,8 @@ class _Run:
 
     def set_off(self, c: int, d: int, why: int) -> None:
         f = (c * 9 + d - 1) << 1
-        reason = self.reason
         if self.val[c] == d:
-            reason[f] = (len(reason) << ORDER_SHIFT) | why
+            self.log.append((why << WHY_SHIFT) | UNQUEUED | f)
             self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
             return
         bit = BIT[d]
@@ -280,7 +303,7 @@ class _Run:
         m = cand[c]
         if not m & bit:
             return
-        reason[f] = (len(reason) << ORDER_SHIFT) | why
+        self.log.append((why << WHY_SHIFT) | f)
         self.dirty |= bit
         cand[c] = m ^ bit
         places = self.places
@@ -292,10 +315,9 @@ class _Run:
         places[i] = places[i] & ~_SLOT_BIT[k + 1]
         i = base + _SLOT_HOUSE[k + 2]
         places[i] = places[i] & ~_SLOT_BIT[k + 2]
-        self.queue.append(f)
 
     def set_on(self, c: int, d: int, why: int) -> None:
-        val, cand, reason = self.val, self.cand, self.reason
+        val, cand, log = self.val, self.cand, self.log
         v = val[c]
         if v == d:
             return
@@ -303,10 +325,10 @@ class _Run:
         m = cand[c]
         bit = BIT[d]
         if v or not m & bit:
-            reason[f] = (len(reason) << ORDER_SHIFT) | why
+            log.append((why << WHY_SHIFT) | f)
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
-        reason[f] = (len(reason) << ORDER_SHIFT) | why
+        log.append((why << WHY_SHIFT) | f)
         val[c] = d
         own = f + 1
         for e in DIGITS_IN[m & ~bit]:
@@ -367,7 +389,7 @@ class _Propagator:
             if not m & PLACED and POPCOUNT[m] < 3:
                 return None
         f = (cell * 9 + digit - 1) << 1
-        return _Outcome(f, {f: 0}, None)
+        return _Outcome(f, [f], None)
 
     def follow(self, cell: int, digit: int, on: bool) -> _Outcome:
         """Follow the premise to its first clash or fixpoint."""
@@ -388,7 +410,6 @@ class _Propagator:
         first that clashes is false (resting on the outer facts the inner net used)."""
         inner_grid = Grid(val, givens=[False] * 81, candidates=cand)
         inner = _Propagator(inner_grid, True)
-        reason = out.reason
         # Candidates of bivalue cells, then those of a digit with two places in a house.
         tries = [(c, d) for c in range(81) if POPCOUNT[cand[c]] == 2 for d in DIGITS_IN[cand[c]]]
         places = inner.places0
@@ -405,7 +426,9 @@ class _Propagator:
             inner_net = _ancestors(sub, sub.clash[3])
             for f in inner_net:
                 used.update(sub.parents(f))
-            deps = tuple(sorted(f for f in used if f not in sub.reason and f in reason))
+            known = {e & FACT_MASK for e in run.log}
+            sub_facts = sub.reason()
+            deps = tuple(sorted(f for f in used if f not in sub_facts and f in known))
             out.refuted.append(_fact(c, d, False))
             out.inner_nodes[_fact(c, d, False)] = len(inner_net)
             run.set_off(c, d, run.why(deps))
@@ -453,7 +476,7 @@ class _Propagator:
 
 def _ancestors(out: _Outcome, facts: Sequence[int]) -> list[int]:
     """The facts ``facts`` rest on (themselves included), in order of inference."""
-    reason = out.reason
+    reason = out.reason()
     seen: set[int] = set()
     stack = list(facts)
     while stack:
@@ -471,6 +494,33 @@ def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
     if net:
         return [_ancestors(out, parents)]
     return [_ancestors(out, (p,)) for p in parents]
+
+
+def _ancestor_count(out: _Outcome, facts: tuple[int, ...]) -> int:
+    """``len(_ancestors(out, facts))``, counted in one pass back over the log (a fact's
+    parents come before it) without ordering them."""
+    log, multi = out.log, out.multi
+    need = set(facts)
+    count = 0
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e & FACT_MASK in need:
+            count += 1
+            code = e >> WHY_SHIFT
+            if code >= MULTI:
+                need.update(multi[code - MULTI])
+            elif code:
+                need.add(code - 1)
+    return count
+
+
+def _clash_size(out: _Outcome, net: bool) -> int:
+    """The number of nodes of ``_branches_of_clash(out, net)``."""
+    assert out.clash is not None
+    parents = out.clash[3]
+    if net:
+        return _ancestor_count(out, parents)
+    return sum([_ancestor_count(out, (p,)) for p in parents])
 
 
 def _step(
@@ -508,6 +558,225 @@ def _premises(grid: Grid, both: bool) -> list[tuple[int, int, bool]]:
     return out
 
 
+# A solution of the last state that had one (a full grid of digits): any later state it
+# still fits (its values, and a candidate in every empty cell) has it as a solution too.
+_SOLUTION: list[list[int]] = []
+
+
+def _a_solution(grid: Grid) -> list[int] | None:
+    """A solution of the state, or None when it has none."""
+    values, cands = grid.values, grid.candidates
+    for sol in _SOLUTION:
+        if _fits(sol, values, cands):
+            return sol
+    sols = solutions_from_candidates(values, cands, limit=1)
+    if not sols:
+        return None
+    _SOLUTION[:] = sols
+    return sols[0]
+
+
+def _fits(sol: list[int], values: list[int], cands: list[int]) -> bool:
+    """Whether the full grid ``sol`` holds the state's values and candidates."""
+    for c in range(81):
+        v = values[c]
+        if v:
+            if sol[c] != v:
+                return False
+        elif not cands[c] & BIT[sol[c]]:
+            return False
+    return True
+
+
+def _house_places(values: list[int], cands: list[int]) -> list[int]:
+    """The places of each digit in each house (see ``PLACED``), at ``digit * 27 + house``."""
+    places = [0] * 270
+    for c in range(81):
+        k = c * 3
+        v = values[c]
+        if v:
+            for j in range(3):
+                i = v * 27 + _SLOT_HOUSE[k + j]
+                places[i] = places[i] | PLACED
+        for d in DIGITS_IN[cands[c]]:
+            for j in range(3):
+                i = d * 27 + _SLOT_HOUSE[k + j]
+                places[i] = places[i] | _SLOT_BIT[k + j]
+    return places
+
+
+class _Closure:
+    """The one-parent inferences of a state (those chains use) as a graph on its facts:
+    node ``2 * i + on`` for the ``i``-th candidate in cell order. A chain follows a
+    premise through exactly the facts the premise reaches, so it clashes (at some
+    budget) exactly when they hold a candidate both true and false, a cell without
+    candidates or a digit without a place in a house; without a clash, its outcome's
+    facts are the reached ones."""
+
+    def __init__(self, grid: Grid) -> None:
+        values, cands = grid.values, grid.candidates
+        index = [-1] * 729
+        facts: list[int] = []  # the "off" fact of each candidate
+        for c in range(81):
+            if not values[c]:
+                for d in DIGITS_IN[cands[c]]:
+                    index[c * 9 + d - 1] = len(facts)
+                    facts.append((c * 9 + d - 1) << 1)
+        self.index = index
+        self.facts = facts
+        n = len(facts)
+        places = _house_places(values, cands)
+        succ: list[list[int]] = [[] for _ in range(2 * n)]
+        ends: list[int] = []  # nodes that clash at once (a cell or house left empty)
+        for i in range(n):
+            ci = facts[i] >> 1
+            c = ci // 9
+            d = ci - c * 9 + 1
+            bit = BIT[d]
+            m = cands[c]
+            on_succ = succ[2 * i + 1]
+            for e in DIGITS_IN[m & ~bit]:
+                on_succ.append(2 * index[c * 9 + e - 1])
+            for p in PEERS[c]:
+                if cands[p] & bit:
+                    on_succ.append(2 * index[p * 9 + d - 1])
+            off_succ = succ[2 * i]
+            k = POPCOUNT[m]
+            if k == 1:
+                ends.append(2 * i)
+            elif k == 2:
+                off_succ.append(2 * index[c * 9 + SINGLE[m & ~bit] - 1] + 1)
+            for j in range(3):
+                hm = places[d * 27 + _SLOT_HOUSE[c * 3 + j]]
+                if hm & PLACED:
+                    continue
+                hm = hm & SLOTS & ~_SLOT_BIT[c * 3 + j]
+                if not hm:
+                    ends.append(2 * i)
+                elif POPCOUNT[hm] == 1:
+                    other = _HOUSE_CELL[9 * _SLOT_HOUSE[c * 3 + j] + SINGLE[hm] - 1]
+                    off_succ.append(2 * index[other * 9 + d - 1] + 1)
+        self.succ = succ
+        # Strongly connected components (Tarjan, iterative), sinks first.
+        count = 2 * n
+        comp = [-1] * count
+        low = [0] * count
+        num = [-1] * count
+        stack: list[int] = []
+        comps: list[list[int]] = []
+        counter = 0
+        for root in range(count):
+            if num[root] >= 0:
+                continue
+            work = [root]
+            pos = [0]
+            num[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            while work:
+                v = work[-1]
+                edges = succ[v]
+                j = pos[-1]
+                if j < len(edges):
+                    pos[-1] = j + 1
+                    w = edges[j]
+                    if num[w] < 0:
+                        num[w] = low[w] = counter
+                        counter += 1
+                        stack.append(w)
+                        work.append(w)
+                        pos.append(0)
+                    elif comp[w] < 0 and num[w] < low[v]:
+                        low[v] = num[w]
+                    continue
+                work.pop()
+                pos.pop()
+                if work and low[v] < low[work[-1]]:
+                    low[work[-1]] = low[v]
+                if low[v] == num[v]:
+                    members: list[int] = []
+                    while True:
+                        w = stack.pop()
+                        comp[w] = len(comps)
+                        members.append(w)
+                        if w == v:
+                            break
+                    comps.append(members)
+        self.comp = comp
+        self.comps = comps
+        # Which nodes reach each component (sources first, pushed along the edges).
+        pre = [0] * len(comps)
+        for t in range(len(comps)):
+            for v in comps[t]:
+                pre[t] |= 1 << v
+        for t in range(len(comps) - 1, -1, -1):
+            bits = pre[t]
+            for v in comps[t]:
+                for w in succ[v]:
+                    u = comp[w]
+                    if u != t:
+                        pre[u] |= bits
+        clashing = 0
+        for v in ends:
+            clashing |= pre[comp[v]]
+        for i in range(n):
+            clashing |= pre[comp[2 * i]] & pre[comp[2 * i + 1]]
+        for c in range(81):
+            if not values[c] and POPCOUNT[cands[c]] >= 3:
+                every = -1
+                for d in DIGITS_IN[cands[c]]:
+                    every &= pre[comp[2 * index[c * 9 + d - 1]]]
+                clashing |= every
+        for d in range(1, 10):
+            for h in range(27):
+                hm = places[d * 27 + h]
+                if not hm & PLACED and POPCOUNT[hm] >= 3:
+                    every = -1
+                    for s in DIGITS_IN[hm]:
+                        every &= pre[comp[2 * index[_HOUSE_CELL[9 * h + s - 1] * 9 + d - 1]]]
+                    clashing |= every
+        self.clashing = clashing
+        self.reach: list[int] = []
+
+    def node(self, cell: int, digit: int, on: bool) -> int:
+        return 2 * self.index[cell * 9 + digit - 1] + on
+
+    def clashes(self, cell: int, digit: int, on: bool) -> bool:
+        """Whether the premise's consequences hold a clash."""
+        return bool(self.clashing >> self.node(cell, digit, on) & 1)
+
+    def reached(self, cell: int, digit: int, on: bool) -> int:
+        """The nodes the premise reaches (itself included), as a set of bits."""
+        reach = self.reach
+        comp = self.comp
+        if not reach:
+            succ = self.succ
+            for t, members in enumerate(self.comps):  # sinks first
+                bits = 0
+                for v in members:
+                    bits |= 1 << v
+                for v in members:
+                    for w in succ[v]:
+                        u = comp[w]
+                        if u != t:
+                            bits |= reach[u]
+                reach.append(bits)
+        return reach[comp[self.node(cell, digit, on)]]
+
+
+# The one-parent inference graph of the last state a chain search met.
+_CLOSURE: list[tuple[tuple[int, ...], _Closure]] = []
+
+
+def _chain_closure(grid: Grid) -> _Closure:
+    key = state_key(grid)
+    if _CLOSURE and _CLOSURE[0][0] == key:
+        return _CLOSURE[0][1]
+    closure = _Closure(grid)
+    _CLOSURE[:] = [(key, closure)]
+    return closure
+
+
 # The outcomes of every premise followed to its end, for the last state searched in vain
 # for contradictions (per kind: chain, net). The verity finder of the same kind, next in
 # the solve order, follows exactly those premises and reads them from here.
@@ -518,6 +787,19 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
     prop = _Propagator(grid, net)
     technique = "forcing-net-contradiction" if net else "forcing-chain-contradiction"
     premises = _premises(grid, both=not net)
+    # Only premises that can clash are followed (the others are never reported, and the
+    # order of those that are stays the same): for chains, those whose one-parent
+    # consequences hold a clash at all; for nets, those false in a solution of the state
+    # (every inference is sound, so a premise true in a solution never clashes).
+    held: list[tuple[int, int, bool]] = []
+    if net:
+        sol = _a_solution(grid)
+        if sol is not None:
+            held = [p for p in premises if (sol[p[0]] == p[1]) == p[2]]
+            premises = [p for p in premises if (sol[p[0]] == p[1]) != p[2]]
+    else:
+        closure = _chain_closure(grid)
+        premises = [p for p in premises if closure.clashes(*p)]
     final: dict[tuple[int, int, bool], _Outcome] = {}
     # Runs start as the first round comes to them (a run's working lists are short-lived
     # for most premises: fewer objects alive at once, less work for the garbage collector).
@@ -529,23 +811,24 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         else:
             final[p] = barren
     while runs:
-        found: list[tuple[int, int, _Outcome, list[list[int]]]] = []
+        found: list[tuple[int, int, _Outcome]] = []
         left: list[tuple[tuple[int, int, bool], _Run | None]] = []
         for k, (premise, started) in enumerate(runs):
             run = _Run(prop, *premise) if started is None else started
             out = run.advance()
             if out.clash is not None:
-                branches = _branches_of_clash(out, net)
-                found.append((sum(map(len, branches)), k, out, branches))
+                found.append((_clash_size(out, net), k, out))
             elif out.truncated:
                 left.append((premise, run))
             else:
                 final[premise] = out
         runs = left
         found.sort(key=lambda t: t[:2])
-        for _size, _k, out, branches in found:
-            yield _contradiction_step(technique, out, branches)
-    if len(final) == len(premises):  # no clash anywhere: every outcome is complete
+        for _size, _k, out in found:
+            yield _contradiction_step(technique, out, _branches_of_clash(out, net))
+    if net and len(final) == len(premises):  # no clash anywhere: every outcome is complete
+        for p in held:
+            final[p] = prop.follow(*p)
         _FINAL[net] = (state_key(grid), final)
 
 
@@ -608,8 +891,17 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
         for c in range(81):
             for d in DIGITS_IN[cands[c]]:
                 groups.append(([(c, d, True), (c, d, False)], (c,), (d,), ()))
-    premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
-    outcomes = _final_outcomes(grid, net, premises_all)
+    # Nets follow every premise; chains read from the inference graph which premises
+    # clash and which facts all branches of a group reach, and follow only the premises
+    # of groups with a common fact.
+    closure: _Closure | None = None
+    prop: _Propagator | None = None
+    if net:
+        premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
+        outcomes = _final_outcomes(grid, net, premises_all)
+    else:
+        closure = _chain_closure(grid)
+        outcomes = {}
     found: list[
         tuple[
             int,
@@ -624,8 +916,22 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
         ]
     ] = []
     for k, (premises, cells, digits, houses) in enumerate(groups):
-        outs = [outcomes[p] for p in premises]
         # A branch that clashes is a contradiction step, found first; a verity needs all.
+        if closure is not None:
+            if any(closure.clashes(*p) for p in premises):
+                continue
+            common = -1
+            for p in premises:
+                common &= closure.reached(*p)
+            if not common:
+                continue
+            for p in premises:
+                if p not in outcomes:
+                    if prop is None:
+                        prop = _Propagator(grid, net)
+                    barren = prop.barren(*p)
+                    outcomes[p] = prop.follow(*p) if barren is None else barren
+        outs = [outcomes[p] for p in premises]
         if any(o.clash is not None for o in outs):
             continue
         on_all = off_all = (1 << 729) - 1
