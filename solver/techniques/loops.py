@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import combinations
-from typing import Final
+from typing import Final, cast
 
 from ..grid import (
     BIT,
@@ -368,8 +368,10 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
 # an ALS; a state keeps the highest level on its chain, so that ALS chains never displace
 # the shortest chain without one (nor a grouped chain a plain one).
 State = int  # node * 8 + level * 2 + on
-_LOW_HALF: Final = (1 << 54) - 1  # cells 0..53 of an 81-bit cell set
-UNSEEN: Final = -2  # the parent of a state not reached (the start's is -1)
+# The parent of the start state. The parents are kept as the states' own (boxed) int
+# objects, None where not reached: the search then tests them by identity, and neither
+# stores nor reads a state without allocating or unboxing an int.
+_ROOT: Final[object] = object()
 
 
 def _search(grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> list[Step]:
@@ -400,19 +402,42 @@ class _Search:
             [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms] + ws if ms else ws
             for ms, ws in zip(g.enter, g.weak_go, strict=True)
         ]
-        # per ALS node, its digits other than the entry digit and their buddies (closures),
-        # each cell set split in halves of 54 and 27 cells: 81 bits make a long int, slower
-        # to test than two that fit a machine word
-        self.als_exits: list[list[tuple[int, int, int]]] = []
-        for n in range(g.als_base, size):
+        # per cell, the loops an ALS node closes into it: the node (less als_base) and the
+        # off state of the cell's candidate k, for each digit k of the set other than the
+        # entry digit whose buddies hold the cell (flat pairs, nodes and then k ascending)
+        als_exits_at: list[list[int]] = [_NO_LINKS] * 81
+        digit_of = g.digit
+        for n in range(als_base, size):
             a = g.set_of(n)
-            exits = DIGITS_IN[a.mask & ~BIT[g.digit[n]]]
-            self.als_exits.append(
-                [(k, a.buddies[k] & _LOW_HALF, a.buddies[k] >> 54) for k in exits]
-            )
+            buddies = a.buddies
+            for k in DIGITS_IN[a.mask & ~BIT[digit_of[n]]]:
+                bits = buddies[k]
+                while bits:
+                    low = bits & -bits
+                    c = low.bit_length() - 1
+                    bits ^= low
+                    if als_exits_at[c] is _NO_LINKS:
+                        als_exits_at[c] = [n - als_base, (c * 9 + k - 1) * 8]
+                    else:
+                        als_exits_at[c].append(n - als_base)
+                        als_exits_at[c].append((c * 9 + k - 1) * 8)
+        self.als_exits_at = als_exits_at
+        # per ALS node (less als_base), for the current start cell: the off states of its
+        # candidates the node closes a loop on when on (see ``als_exits_at``)
+        self.als_close: list[list[int]] = [_NO_LINKS] * (size - als_base)
         # per state, the index in ``order`` of the state it was reached from
-        self.parent: list[int] = [UNSEEN] * (size * 8)
-        self.order: list[State] = []  # the states reached, in order (also the BFS queue)
+        self.parent: list[object] = [None] * (size * 8)
+        self.order: list[object] = []  # the states reached, in order (also the BFS queue)
+        # the states of ``order`` in the start cell (but the start), and (when asked for)
+        # those of candidates on outside it, in order: the ends of loops and of AICs
+        self.ends: list[object] = []
+        self.ons: list[object] = []
+        # per state, the states its links lead to (at its level or higher, see ``State``):
+        # ``links[go_from[state]:go_to[state]]``, made on its first visit and kept for the
+        # searches from the other starts (one flat list: no list per state to collect)
+        self.go_from: list[int] = [-1] * (size * 8)
+        self.go_to: list[int] = [0] * (size * 8)
+        self.links: list[object] = []
         # per node below als_base, for the current start cell: the off state of the start
         # cell's candidate it closes a loop on when on (it sees it, same digit), else -1
         self.close: list[int] = [-1] * g.als_base
@@ -423,6 +448,7 @@ class _Search:
         cands, close, digit_bits = self.cands, self.close, self.digit_bits
         on_go, strong_go = self.on_go, self.strong_go
         seen_groups = self.g.seen_groups
+        als_exits_at, als_close = self.als_exits_at, self.als_close
         peer_bits, popcount, digits_in = PEER_BITS, POPCOUNT, DIGITS_IN  # (locals: faster)
         for s_cell in range(81):
             s_mask = cands[s_cell]
@@ -440,6 +466,14 @@ class _Search:
                 for m in seen_groups[s_node]:
                     close[m] = s_node * 8
                     closing.append(m)
+            # the ALS nodes closing loops into the start cell
+            exits_at = als_exits_at[s_cell]
+            for i in range(0, len(exits_at), 2):
+                n = exits_at[i]
+                if als_close[n] is _NO_LINKS:
+                    als_close[n] = [exits_at[i + 1]]
+                else:
+                    als_close[n].append(exits_at[i + 1])
             # per digit, the AICs of the search with it off, then (bivalue) of the other
             # digit's search with it on, after the start's strong link inside the cell; the
             # loops of all searches come first (the order of the steps found matters)
@@ -452,7 +486,7 @@ class _Search:
                     # a start without a link out reaches nothing: no chain, no search
                     if not (on_go[start] if on else strong_go[start]):
                         continue
-                    self.bfs(start, on)
+                    self.bfs(start, on, not on or bivalue)
                     self.loops(s_cell, d, on, bivalue)
                     if not on:
                         own[d] = self.aics(s_cell, d, -1)
@@ -466,69 +500,102 @@ class _Search:
                     self.add(AIC, chain, elims)
             for m in closing:
                 close[m] = -1
+            for i in range(0, len(exits_at), 2):
+                als_close[exits_at[i]] = _NO_LINKS
         return [step for _n, step in sorted(self.found.values(), key=lambda ns: ns[0])]
 
-    def bfs(self, start: int, on: bool) -> None:
-        """Shortest chains from one assumption (into ``parent`` and ``order``); the first
-        link leaves the start cell, a chain back into it ends there (a loop)."""
-        parent, order = self.parent, self.order
-        for st in order:
-            parent[st] = UNSEEN
+    def bfs(self, start: int, on: bool, aics: bool) -> None:
+        """Shortest chains from one assumption (into ``parent`` and ``order``, the loops'
+        ends into ``ends``, with ``aics`` the AICs' into ``ons``); the first link leaves
+        the start cell, a chain back into it ends there (a loop)."""
+        parent, order, ends, ons = self.parent, self.order, self.ends, self.ons
+        for obj in order:
+            parent[cast(int, obj)] = None
         order.clear()
-        on_go, strong_go, close, als_base = self.on_go, self.strong_go, self.close, self.als_base
+        ends.clear()
+        ons.clear()
+        go_from, go_to, links = self.go_from, self.go_to, self.links
+        close, als_base = self.close, self.als_base
+        als_close = self.als_close
         s_cell = start // 9
         # the states of the start cell's candidates (cell nodes only): lo <= st < hi
         lo = s_cell * 72
         hi = lo + 72
-        parent[start * 8 + (1 if on else 0)] = -1
+        parent[start * 8 + (1 if on else 0)] = _ROOT
         order.append(start * 8 + (1 if on else 0))
         # ``order`` is the queue (it grows while read): the states before ``level_end`` are
         # ``depth`` links away
         level_end = 1
         depth = 0
-        for at, state in enumerate(order):
+        stop = -1  # where the queue was left at the depth limit
+        for at, obj in enumerate(order):
             if at == level_end:
                 depth += 1
                 if depth >= MAX_LINKS:
+                    stop = at
                     break
                 level_end = len(order)
+            state = cast(int, obj)
             if at and lo <= state < hi:
+                ends.append(obj)
                 continue  # back in the start cell: a loop, not expanded
-            node = state >> 3
-            level = state & 6
             if state & 1:
+                node = state >> 3
                 if node < als_base:
+                    if aics and node < CELL_NODES:
+                        ons.append(obj)
                     closure = close[node]
-                    if closure >= 0 and parent[closure + level] == UNSEEN:
-                        parent[closure + level] = at
-                        order.append(closure + level)
+                    if closure >= 0 and parent[closure + (state & 6)] is None:
+                        parent[closure + (state & 6)] = obj
+                        order.append(closure + (state & 6))
                 else:
-                    for k, low, high in self.als_exits[node - als_base]:
-                        if (high >> s_cell - 54 if s_cell >= 54 else low >> s_cell) & 1:
-                            closure = (s_cell * 9 + k - 1) * 8 + level
-                            if parent[closure] == UNSEEN:
-                                parent[closure] = at
-                                order.append(closure)
-                targets = on_go[node]
-            else:
-                targets = strong_go[node]
-            for x in targets:
-                own = x & 6
-                st = x if own >= level else x - own + level
-                if parent[st] != UNSEEN or (not at and lo <= st < hi):
+                    for closure in als_close[node - als_base]:
+                        closure += state & 6
+                        if parent[closure] is None:
+                            parent[closure] = obj
+                            order.append(closure)
+            first = go_from[state]
+            if first < 0:
+                first = self.add_links(state)
+            for i in range(first, go_to[state]):
+                x = links[i]
+                st = cast(int, x)
+                if parent[st] is not None or (not at and lo <= st < hi):
                     continue  # seen, or the first link stays in the start cell
-                parent[st] = at
-                order.append(st)
+                parent[st] = obj
+                order.append(x)
+        if stop >= 0:  # the states left in the queue end chains too
+            for at in range(stop, len(order)):
+                obj = order[at]
+                state = cast(int, obj)
+                if lo <= state < hi:
+                    ends.append(obj)
+                elif aics and state & 1 and state < CELL_NODES * 8:
+                    ons.append(obj)
+
+    def add_links(self, state: State) -> int:
+        """Put the states a state's links lead to in ``links`` (its node's links: strong
+        ones when off, see ``on_go`` when on; at the state's level where theirs is lower);
+        their first index."""
+        node = state >> 3
+        level = state & 6
+        links = self.links
+        first = len(links)
+        for x in self.on_go[node] if state & 1 else self.strong_go[node]:
+            own = x & 6
+            links.append(x if own >= level else x - own + level)
+        self.go_from[state] = first
+        self.go_to[state] = len(links)
+        return first
 
     def loops(self, s_cell: int, d: int, on: bool, bivalue: bool) -> None:
         """The Nice Loops of the last search: its chains back into the start cell."""
         grouped = self.grouped
         start = s_cell * 9 + d - 1
-        lo = s_cell * 72
-        hi = lo + 72
         first_strong = not on
-        for end in self.order:
-            if end < lo or end >= hi or (end & 6 != 0) != grouped:
+        for obj in self.ends:
+            end = cast(int, obj)
+            if (end & 6 != 0) != grouped:
                 continue
             end_node = end >> 3
             last_strong = end & 1 == 1
@@ -562,14 +629,11 @@ class _Search:
         cands, grouped = self.cands, self.grouped
         peer_bits, bit = PEER_BITS, BIT
         s_mask = cands[s_cell]
-        lo = s_cell * 72
-        hi = lo + 72
         # cells seeing the start cell and holding d: those seeing both ends lose d
         s_seen = peer_bits[s_cell] & self.digit_bits[d]
         out: list[tuple[list[State], set[tuple[int, int]]]] = []
-        for end in self.order:
-            if not end & 1 or end >= CELL_NODES * 8 or lo <= end < hi:
-                continue
+        for obj in self.ons:
+            end = cast(int, obj)
             if (end & 6 != 0) != grouped:
                 continue
             end_node = end >> 3
@@ -615,12 +679,12 @@ class _Search:
         """The last search's chain to ``end`` (after ``prefix`` if given), or None for a
         lasso."""
         parent, cells_of, als_base = self.parent, self.cells_of, self.als_base
-        order = self.order
         out = [end]
         at = parent[end]
-        while at >= 0:
-            out.append(order[at])
-            at = parent[order[at]]
+        while at is not _ROOT:
+            st = cast(int, at)
+            out.append(st)
+            at = parent[st]
         if prefix >= 0:
             out.append(prefix)
         out.reverse()
