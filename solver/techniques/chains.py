@@ -186,19 +186,6 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
     return found
 
 
-XyState = tuple[int, int]  # (cell, digit true in it if the start is not x)
-
-
-def _chain(parent: dict[XyState, XyState | None], state: XyState) -> list[XyState]:
-    """The states from the chain's start to ``state``, following the BFS parents."""
-    out = []
-    node: XyState | None = state
-    while node is not None:
-        out.append(node)
-        node = parent[node]
-    return out[::-1]
-
-
 def describe_x_chain(step: Step) -> str:
     d = step.digits[0]
     chain = "".join(
@@ -216,48 +203,69 @@ def find_xy_chain(grid: Grid) -> Iterator[Step]:
 
     Evidence: ``cells`` the chain, ``digits`` the digit each cell is "on" when the start is
     not ``x`` (the first entry is ``x`` itself).
+
+    Breadth first from each start and ``x`` over states ``cell * 10 + digit`` (the digit
+    true in the cell if the start is not ``x``), in flat arrays reset after each search.
     """
     cands = grid.candidates
+    x_cells = digit_patterns(grid)
     bivalue = [c for c in range(81) if POPCOUNT[cands[c]] == 2]
-    bivalue_bits = sum(1 << c for c in bivalue)
+    bivalue_bits = 0
+    for c in bivalue:
+        bivalue_bits |= 1 << c
+    # per bivalue cell, the bivalue cells it sees
+    linked: list[list[int]] = [[] for _ in range(81)]
+    for c in bivalue:
+        linked[c] = cells_of_bits(PEER_BITS[c] & bivalue_bits)
+    parent = [_UNSEEN] * 810  # the state a state was reached from (-1: the start)
+    depth = [0] * 810  # cells in the chain up to a state
     reported: set[frozenset[tuple[int, int]]] = set()
     for start in bivalue:
         for x in DIGITS_IN[cands[start]]:
-            first_on = DIGITS_IN[cands[start] & ~BIT[x]][0]
-            # state: (cell, digit that is true in it if start is not x)
-            parent: dict[tuple[int, int], tuple[int, int] | None] = {(start, first_on): None}
-            queue = deque([(start, first_on, 1)])
-            while queue:
-                cell, on, length = queue.popleft()
+            first = start * 10 + DIGITS_IN[cands[start] & ~BIT[x]][0]
+            parent[first] = -1
+            depth[first] = 1
+            queue = [first]  # grows while read: the BFS queue, then the states to reset
+            for at in queue:
+                cell, on = divmod(at, 10)
+                length = depth[at]
                 if length >= MAX_CHAIN_NODES:
                     continue
-                for nxt in cells_of_bits(PEER_BITS[cell] & bivalue_bits):
-                    if not cands[nxt] & BIT[on]:
+                for nxt in linked[cell]:
+                    if not cands[nxt] & BIT[on] or nxt == start:
                         continue
                     nxt_on = DIGITS_IN[cands[nxt] & ~BIT[on]][0]
-                    state = (nxt, nxt_on)
-                    if state in parent or nxt == start:
+                    state = nxt * 10 + nxt_on
+                    if parent[state] != _UNSEEN:
                         continue
-                    parent[state] = (cell, on)
-                    queue.append((nxt, nxt_on, length + 1))
+                    parent[state] = at
+                    depth[state] = length + 1
+                    queue.append(state)
                     if nxt_on != x or length + 1 < 3:
                         continue
-                    chain = _chain(parent, state)
-                    chain_cells = {c for c, _ in chain}
-                    targets = PEER_BITS[start] & PEER_BITS[nxt]
-                    elims = frozenset(
-                        (c, x)
-                        for c in cells_of_bits(targets)
-                        if cands[c] & BIT[x] and c not in chain_cells
-                    )
+                    targets = PEER_BITS[start] & PEER_BITS[nxt] & x_cells[x]
+                    if not targets:
+                        continue  # no cell sees both ends' x
+                    chain = [state]
+                    while parent[chain[-1]] >= 0:
+                        chain.append(parent[chain[-1]])
+                    chain.reverse()
+                    for st in chain:
+                        targets &= ~(1 << st // 10)
+                    elims = frozenset((c, x) for c in cells_of_bits(targets))
                     if elims and elims not in reported:
                         reported.add(elims)
                         yield Step(
                             "xy-chain",
                             eliminations=tuple(sorted(elims)),
-                            cells=tuple(c for c, _ in chain),
-                            digits=(x, *(d for _, d in chain)),
+                            cells=tuple(st // 10 for st in chain),
+                            digits=(x, *(st % 10 for st in chain)),
                         )
+            for st in queue:
+                parent[st] = _UNSEEN
+
+
+_UNSEEN: Final = -2
 
 
 def describe_xy_chain(step: Step) -> str:

@@ -14,6 +14,7 @@ from ..grid import (
     BOX_OF,
     BOXES,
     COL_OF,
+    HOUSE_BITS,
     HOUSES,
     PEER_BITS,
     ROW_OF,
@@ -30,13 +31,14 @@ StrongLink = tuple[int, int, int]  # (cell_a, cell_b, house)
 
 def strong_links(grid: Grid, digit: int) -> list[StrongLink]:
     """Conjugate pairs of ``digit``: houses where it has exactly two places."""
-    bit = BIT[digit]
-    cands = grid.candidates
+    bits = digit_patterns(grid)[digit]
     links = []
-    for h, house in enumerate(HOUSES):
-        cells = [c for c in house if cands[c] & bit]
-        if len(cells) == 2:
-            links.append((cells[0], cells[1], h))
+    for h in range(27):
+        places = HOUSE_BITS[h] & bits
+        low = places & -places
+        high = places ^ low
+        if high and not high & (high - 1):  # exactly two places
+            links.append((low.bit_length() - 1, high.bit_length() - 1, h))
     return links
 
 
@@ -51,21 +53,36 @@ def _two_link_patterns(grid: Grid, kind: str) -> Iterator[Step]:
     bases share a line), ``kite`` (a row and a column joined in a box), ``turbot`` (any).
     """
     patterns = digit_patterns(grid)
+    k = _KINDS.index(kind)
+    tech = _KIND_IDS[k]
     for digit in range(1, 10):
-        yield from _two_links_on_digit(grid, digit, patterns[digit])[_KINDS.index(kind)]
+        for targets, tip1, base1, base2, tip2, h1, h2 in _two_links_on_digit(
+            grid, digit, patterns[digit]
+        )[k]:
+            yield Step(
+                tech,
+                eliminations=tuple((c, digit) for c in cells_of_bits(targets)),
+                cells=(tip1, base1, base2, tip2),
+                houses=(h1, h2),
+                digits=(digit,),
+            )
 
 
 _KINDS: Final = ("skyscraper", "kite", "turbot")
 _KIND_IDS: Final = ("skyscraper", "two-string-kite", "turbot-fish")
+# One instance: eliminations (cell set), tip1, base1, base2, tip2, the two link houses.
+_TwoLinks = tuple[int, int, int, int, int, int, int]
 
 
 @by_digit_pattern
-def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[Step]]:
-    """The three kinds' steps on one digit (see :data:`_KINDS`), from one pass over its
-    pairs of strong links: the three finders run in a row on the same candidates."""
-    found: list[list[Step]] = [[], [], []]
+def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[_TwoLinks]]:
+    """The three kinds' instances on one digit (see :data:`_KINDS`), from one pass over
+    its pairs of strong links: the three finders run in a row on the same candidates.
+    Steps are built only for the instances a finder yields."""
+    found: list[list[_TwoLinks]] = [[], [], []]
     links = strong_links(grid, digit)
-    seen: list[set[tuple[int, int, frozenset[tuple[int, int]]]]] = [set(), set(), set()]
+    # per kind, (the lower tip, eliminations) already found: one instance per result
+    seen: list[set[int]] = [set(), set(), set()]
     for i, (a1, b1, h1) in enumerate(links):
         for a2, b2, h2 in links[i + 1 :]:
             if h1 == h2:
@@ -74,9 +91,9 @@ def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[St
             crossing = (h1 < 9 and 9 <= h2 < 18) or (9 <= h1 < 18 and h2 < 9)
             for base1, tip1 in ((a1, b1), (b1, a1)):
                 for base2, tip2 in ((a2, b2), (b2, a2)):
-                    if len({base1, tip1, base2, tip2}) < 4:
-                        continue
-                    if not _sees(base1, base2):
+                    if base1 in (base2, tip2) or tip1 in (base2, tip2):
+                        continue  # the two links share a cell
+                    if not PEER_BITS[base1] >> base2 & 1:
                         continue
                     targets = PEER_BITS[tip1] & PEER_BITS[tip2] & digit_bits
                     targets &= ~((1 << base1) | (1 << base2))
@@ -88,21 +105,12 @@ def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[St
                     kite = (
                         crossing and BOX_OF[base1] == BOX_OF[base2] and BOX_OF[tip1] != BOX_OF[tip2]
                     )
-                    elims = tuple((c, digit) for c in cells_of_bits(targets))
-                    key = (digit, min(tip1, tip2), frozenset(elims))
+                    key = targets << 7 | min(tip1, tip2)
                     for k, accepted in enumerate((sky, kite, True)):
                         if not accepted or key in seen[k]:
                             continue
                         seen[k].add(key)
-                        found[k].append(
-                            Step(
-                                _KIND_IDS[k],
-                                eliminations=elims,
-                                cells=(tip1, base1, base2, tip2),
-                                houses=(h1, h2),
-                                digits=(digit,),
-                            )
-                        )
+                        found[k].append((targets, tip1, base1, base2, tip2, h1, h2))
     return found
 
 
