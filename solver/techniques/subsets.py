@@ -7,6 +7,7 @@ from itertools import combinations
 
 from ..grid import BIT, DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, Grid, house_name
 from ..steps import Finder, Step, cells_text, digits_text, eliminations_text
+from .statecache import last_state
 
 _SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 NAKED_IDS = {2: "naked-pair", 3: "naked-triple", 4: "naked-quad"}
@@ -21,10 +22,9 @@ def _shared_houses(cells: tuple[int, ...]) -> list[int]:
     return sorted(shared)
 
 
-def _naked(grid: Grid, size: int, *, locked: bool) -> Iterator[Step]:
+def _locked(grid: Grid, size: int) -> Iterator[Step]:
     values, cands = grid.values, grid.candidates
-    houses = range(18, 27) if locked else range(27)
-    for h in houses:
+    for h in range(18, 27):
         house = HOUSES[h]
         pool = [c for c in house if not values[c] and 2 <= POPCOUNT[cands[c]] <= size]
         if len(pool) < size:
@@ -35,10 +35,9 @@ def _naked(grid: Grid, size: int, *, locked: bool) -> Iterator[Step]:
                 union |= cands[c]
             if POPCOUNT[union] != size:
                 continue
-            shared = _shared_houses(cells)
-            if locked and len(shared) < 2:
+            targets = _shared_houses(cells)
+            if len(targets) < 2:
                 continue
-            targets = shared if locked else [h]
             elims: list[tuple[int, int]] = []
             seen: set[int] = set()
             for t in targets:
@@ -50,7 +49,7 @@ def _naked(grid: Grid, size: int, *, locked: bool) -> Iterator[Step]:
                         elims.append((c, d))
             if elims:
                 yield Step(
-                    LOCKED_IDS[size] if locked else NAKED_IDS[size],
+                    LOCKED_IDS[size],
                     eliminations=tuple(sorted(elims)),
                     cells=cells,
                     houses=tuple(targets),
@@ -65,9 +64,74 @@ def find_naked(size: int) -> Finder:
     """
 
     def find(grid: Grid) -> Iterator[Step]:
-        return _naked(grid, size, locked=False)
+        return iter(_naked_subsets(grid)[size])
 
     return find
+
+
+@last_state
+def _naked_subsets(grid: Grid) -> list[list[Step]]:
+    """The naked pairs, triples and quads of a state (by size), house by house, each
+    house's in the lexicographic order of their cells: one search per state serves the
+    three finders, which run in a row on it."""
+    values, cands = grid.values, grid.candidates
+    found: list[list[Step]] = [[], [], [], [], []]
+    for h in range(27):
+        house = HOUSES[h]
+        # cells with 2-4 candidates: a subset's cells, in house order (a size's subsets
+        # come in the order of ``combinations`` over its own pool, a subsequence)
+        pool = [c for c in house if not values[c] and 2 <= POPCOUNT[cands[c]] <= 4]
+        if len(pool) < 2:
+            continue
+        masks = [cands[c] for c in pool]
+        subsets: list[list[tuple[int, ...]]] = [[], [], [], [], []]
+        _extend_naked(masks, 0, 0, [], subsets)
+        for size in (2, 3, 4):
+            for picked in subsets[size]:
+                cells = tuple(pool[i] for i in picked)
+                union = 0
+                for c in cells:
+                    union |= cands[c]
+                elims = tuple(
+                    (c, d)
+                    for c in house
+                    if c not in cells and not values[c]
+                    for d in DIGITS_IN[cands[c] & union]
+                )
+                if elims:
+                    found[size].append(_house_step(NAKED_IDS[size], elims, cells, h, union))
+    return found
+
+
+def _house_step(
+    technique: str,
+    elims: tuple[tuple[int, int], ...],
+    cells: tuple[int, ...],
+    house: int,
+    digits: int,
+) -> Step:
+    """A naked or hidden subset's step: its cells and digits (a mask) in one house."""
+    return Step(
+        technique, eliminations=elims, cells=cells, houses=(house,), digits=DIGITS_IN[digits]
+    )
+
+
+def _extend_naked(
+    masks: list[int], start: int, union: int, picked: list[int], out: list[list[tuple[int, ...]]]
+) -> None:
+    """Depth first in lexicographic order: the index sets of 2-4 cells whose candidates
+    number as many as the cells (a union past 4 digits is pruned: it only grows)."""
+    for i in range(start, len(masks)):
+        grown = union | masks[i]
+        count = POPCOUNT[grown]
+        if count > 4:
+            continue
+        picked.append(i)
+        if count == len(picked):
+            out[count].append(tuple(picked))
+        if len(picked) < 4:
+            _extend_naked(masks, i + 1, grown, picked, out)
+        picked.pop()
 
 
 def find_locked_subset(size: int) -> Finder:
@@ -77,7 +141,7 @@ def find_locked_subset(size: int) -> Finder:
     """
 
     def find(grid: Grid) -> Iterator[Step]:
-        return _naked(grid, size, locked=True)
+        return _locked(grid, size)
 
     return find
 
@@ -92,44 +156,6 @@ def describe_naked(step: Step) -> str:
     )
 
 
-def _hidden(grid: Grid, size: int) -> Iterator[Step]:
-    values, cands = grid.values, grid.candidates
-    for h, house in enumerate(HOUSES):
-        placed = 0
-        positions = [0] * 10  # per digit, the 9-bit mask of its places in the house
-        for i, c in enumerate(house):
-            placed |= BIT[values[c]]
-            for d in DIGITS_IN[cands[c]]:
-                positions[d] |= 1 << i
-        if POPCOUNT[0x1FF & ~placed] <= size:
-            continue
-        where: list[tuple[int, int]] = []  # (digit, 9-bit mask of positions in the house)
-        for d in DIGITS_IN[0x1FF & ~placed]:
-            pos = positions[d]
-            if 2 <= POPCOUNT[pos] <= size:
-                where.append((d, pos))
-        if len(where) < size:
-            continue
-        for combo in combinations(where, size):
-            union = 0
-            keep = 0
-            for d, pos in combo:
-                union |= pos
-                keep |= BIT[d]
-            if POPCOUNT[union] != size:
-                continue
-            cells = tuple(house[i] for i in range(9) if union >> i & 1)
-            elims = tuple((c, d) for c in cells for d in DIGITS_IN[cands[c] & ~keep])
-            if elims:
-                yield Step(
-                    HIDDEN_IDS[size],
-                    eliminations=elims,
-                    cells=cells,
-                    houses=(h,),
-                    digits=DIGITS_IN[keep],
-                )
-
-
 def find_hidden(size: int) -> Finder:
     """Finder of ``size`` digits confined to ``size`` cells of one house.
 
@@ -137,9 +163,49 @@ def find_hidden(size: int) -> Finder:
     """
 
     def find(grid: Grid) -> Iterator[Step]:
-        return _hidden(grid, size)
+        return iter(_hidden_subsets(grid)[size])
 
     return find
+
+
+@last_state
+def _hidden_subsets(grid: Grid) -> list[list[Step]]:
+    """The hidden pairs, triples and quads of a state (by size), house by house, each
+    house's in the lexicographic order of their digits (one search for three finders)."""
+    values, cands = grid.values, grid.candidates
+    found: list[list[Step]] = [[], [], [], [], []]
+    for h, house in enumerate(HOUSES):
+        placed = 0
+        positions = [0] * 10  # per digit, the 9-bit mask of its places in the house
+        for i, c in enumerate(house):
+            placed |= BIT[values[c]]
+            for d in DIGITS_IN[cands[c]]:
+                positions[d] |= 1 << i
+        free = POPCOUNT[0x1FF & ~placed]
+        if free <= 2:
+            continue
+        # digits with 2-4 places, in digit order (a size's combinations come in the order
+        # of ``combinations`` over its own list, a subsequence)
+        where = [(d, positions[d]) for d in DIGITS_IN[0x1FF & ~placed]]
+        where = [(d, pos) for d, pos in where if 2 <= POPCOUNT[pos] <= 4]
+        if len(where) < 2:
+            continue
+        subsets: list[list[tuple[int, ...]]] = [[], [], [], [], []]
+        _extend_naked([pos for _, pos in where], 0, 0, [], subsets)
+        for size in (2, 3, 4):
+            if free <= size:
+                continue  # the house's free digits are all in the subset
+            for picked in subsets[size]:
+                union = keep = 0
+                for i in picked:
+                    d, pos = where[i]
+                    union |= pos
+                    keep |= BIT[d]
+                cells = tuple(house[i] for i in range(9) if union >> i & 1)
+                elims = tuple((c, d) for c in cells for d in DIGITS_IN[cands[c] & ~keep])
+                if elims:
+                    found[size].append(_house_step(HIDDEN_IDS[size], elims, cells, h, keep))
+    return found
 
 
 def describe_hidden(step: Step) -> str:
