@@ -48,7 +48,9 @@ from ..steps import ChainNode, Step
 from .statecache import state_key
 
 # Candidate ``(cell, digit)`` is index ``cell * 9 + digit - 1``; a fact is ``2 * index + on``.
-CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
+CLASH_BOTH: Final = 0
+CLASH_CELL: Final = 1
+CLASH_HOUSE: Final = 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
 # A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
@@ -338,15 +340,34 @@ class _Run:
         base = d * 27
         k = c * 3
         i = base + _SLOT_HOUSE[k]
-        places[i] = (places[i] & ~_SLOT_BIT[k]) | PLACED
+        in_row = places[i] & ~_SLOT_BIT[k]
+        places[i] = in_row | PLACED
         i = base + _SLOT_HOUSE[k + 1]
-        places[i] = (places[i] & ~_SLOT_BIT[k + 1]) | PLACED
+        in_col = places[i] & ~_SLOT_BIT[k + 1]
+        places[i] = in_col | PLACED
         i = base + _SLOT_HOUSE[k + 2]
-        places[i] = (places[i] & ~_SLOT_BIT[k + 2]) | PLACED
+        in_box = places[i] & ~_SLOT_BIT[k + 2]
+        places[i] = in_box | PLACED
         self.dirty |= bit
-        for p in PEERS[c]:
-            if cand[p] & bit:
-                self.set_off(p, d, own)
+        # The peers still holding d (their places), in ascending order as in PEERS[c]:
+        # row by row, the row's own places, the box's in its other rows, else the column's.
+        in_row &= SLOTS
+        in_col &= SLOTS
+        in_box &= SLOTS
+        if in_row | in_col | in_box:
+            r = c // 9
+            col = c - 9 * r
+            top = r - r % 3
+            left = col - col % 3
+            for rho in range(9):
+                if rho == r:
+                    for s in DIGITS_IN[in_row]:
+                        self.set_off(9 * r + s - 1, d, own)
+                elif top <= rho < top + 3:
+                    for s in DIGITS_IN[(in_box >> (3 * (rho - top))) & 7]:
+                        self.set_off(9 * rho + left + s - 1, d, own)
+                elif in_col >> rho & 1:
+                    self.set_off(9 * rho + col, d, own)
 
 
 class _Propagator:
@@ -799,13 +820,13 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
             premises = [p for p in premises if (sol[p[0]] == p[1]) != p[2]]
     else:
         closure = _chain_closure(grid)
-        premises = [p for p in premises if closure.clashes(*p)]
+        premises = [p for p in premises if closure.clashes(p[0], p[1], p[2])]
     final: dict[tuple[int, int, bool], _Outcome] = {}
     # Runs start as the first round comes to them (a run's working lists are short-lived
     # for most premises: fewer objects alive at once, less work for the garbage collector).
     runs: list[tuple[tuple[int, int, bool], _Run | None]] = []
     for p in premises:
-        barren = prop.barren(*p)
+        barren = prop.barren(p[0], p[1], p[2])
         if barren is None:
             runs.append((p, None))
         else:
@@ -814,7 +835,7 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         found: list[tuple[int, int, _Outcome]] = []
         left: list[tuple[tuple[int, int, bool], _Run | None]] = []
         for k, (premise, started) in enumerate(runs):
-            run = _Run(prop, *premise) if started is None else started
+            run = _Run(prop, premise[0], premise[1], premise[2]) if started is None else started
             out = run.advance()
             if out.clash is not None:
                 found.append((_clash_size(out, net), k, out))
@@ -828,7 +849,7 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
             yield _contradiction_step(technique, out, _branches_of_clash(out, net))
     if net and len(final) == len(premises):  # no clash anywhere: every outcome is complete
         for p in held:
-            final[p] = prop.follow(*p)
+            final[p] = prop.follow(p[0], p[1], p[2])
         _FINAL[net] = (state_key(grid), final)
 
 
@@ -844,9 +865,9 @@ def _final_outcomes(
     prop = _Propagator(grid, net)
     outcomes = {}
     for p in premises:
-        barren = prop.barren(*p)
+        barren = prop.barren(p[0], p[1], p[2])
         if barren is None:
-            barren = prop.follow(*p)
+            barren = prop.follow(p[0], p[1], p[2])
         outcomes[p] = barren
     return outcomes
 
@@ -918,19 +939,21 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
     for k, (premises, cells, digits, houses) in enumerate(groups):
         # A branch that clashes is a contradiction step, found first; a verity needs all.
         if closure is not None:
-            if any(closure.clashes(*p) for p in premises):
+            if any(closure.clashes(p[0], p[1], p[2]) for p in premises):
                 continue
             common = -1
             for p in premises:
-                common &= closure.reached(*p)
+                common &= closure.reached(p[0], p[1], p[2])
             if not common:
                 continue
             for p in premises:
                 if p not in outcomes:
                     if prop is None:
                         prop = _Propagator(grid, net)
-                    barren = prop.barren(*p)
-                    outcomes[p] = prop.follow(*p) if barren is None else barren
+                    barren = prop.barren(p[0], p[1], p[2])
+                    if barren is None:
+                        barren = prop.follow(p[0], p[1], p[2])
+                    outcomes[p] = barren
         outs = [outcomes[p] for p in premises]
         if any(o.clash is not None for o in outs):
             continue
