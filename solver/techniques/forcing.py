@@ -121,6 +121,10 @@ class _Outcome:
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
     multi: list[tuple[int, ...]] = field(default_factory=list)  # parents of multi-parent facts
     orders: dict[int, int] | None = None  # see reason
+    # A fact found both true and false twice (only in a state whose placed cells keep
+    # candidates) keeps its place in the log but takes the later order and parents, as
+    # a rewritten dict entry would: fact -> (order, parents' code).
+    moved: dict[int, tuple[int, int]] | None = None
 
     def reason(self) -> dict[int, int]:
         """Fact -> its order of inference (built on demand, once the outcome is final)."""
@@ -129,6 +133,9 @@ class _Outcome:
             orders = {}
             for i, e in enumerate(self.log):
                 orders[e & FACT_MASK] = i
+            if self.moved is not None:
+                for f, (order, _code) in self.moved.items():
+                    orders[f] = order
             self.orders = orders
         return orders
 
@@ -138,7 +145,11 @@ class _Outcome:
 
     def parents(self, fact: int) -> tuple[int, ...]:
         """The facts ``fact`` was inferred from."""
-        code = self.log[self.reason()[fact]] >> WHY_SHIFT
+        moved = self.moved
+        if moved is not None and fact in moved:
+            code = moved[fact][1]
+        else:
+            code = self.log[self.reason()[fact]] >> WHY_SHIFT
         if code >= MULTI:
             return self.multi[code - MULTI]
         return (code - 1,) if code else ()
@@ -211,6 +222,7 @@ class _Run:
         self.head = 0  # where to look for the next queued fact to draw consequences from
         self.level = 0  # the budget of BUDGETS in force
         self.paused = False  # stopped at the budget, with a queued fact still to draw from
+        self.written: list[int] | None = None  # the facts log_clash logged
         if on:
             self.set_on(cell, digit, 0)
         else:
@@ -294,10 +306,24 @@ class _Run:
         self.multi.append(parents)
         return MULTI + len(self.multi) - 1
 
+    def log_clash(self, f: int, why: int) -> None:
+        """Log ``f``, found both true and false (see ``_Outcome.moved``)."""
+        written = self.written
+        if written is None:
+            written = self.written = []
+        if f in written:
+            out = self.out
+            if out.moved is None:
+                out.moved = {}
+            out.moved[f] = (len(self.log), why)
+            return
+        written.append(f)
+        self.log.append((why << WHY_SHIFT) | UNQUEUED | f)
+
     def set_off(self, c: int, d: int, why: int) -> None:
         f = (c * 9 + d - 1) << 1
         if self.val[c] == d:
-            self.log.append((why << WHY_SHIFT) | UNQUEUED | f)
+            self.log_clash(f, why)
             self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
             return
         bit = BIT[d]
@@ -327,7 +353,7 @@ class _Run:
         m = cand[c]
         bit = BIT[d]
         if v or not m & bit:
-            log.append((why << WHY_SHIFT) | f)
+            self.log_clash(f, why)
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
         log.append((why << WHY_SHIFT) | f)
@@ -520,6 +546,8 @@ def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
 def _ancestor_count(out: _Outcome, facts: tuple[int, ...]) -> int:
     """``len(_ancestors(out, facts))``, counted in one pass back over the log (a fact's
     parents come before it) without ordering them."""
+    if out.moved is not None:
+        return len(_ancestors(out, facts))
     log, multi = out.log, out.multi
     need = set(facts)
     count = 0
@@ -636,15 +664,25 @@ class _Closure:
 
     def __init__(self, grid: Grid) -> None:
         values, cands = grid.values, grid.candidates
+        # A placed cell keeping candidates (not a state the solver makes) is outside the
+        # graph: then every premise counts as clashing, and verities follow them all.
+        self.exact = not any(values[c] and cands[c] for c in range(81))
+        self.clashing = -1
+        self.reach: list[int] = []
         index = [-1] * 729
         facts: list[int] = []  # the "off" fact of each candidate
+        self.index = index
+        self.facts = facts
+        self.succ: list[list[int]] = []
+        self.comp: list[int] = []
+        self.comps: list[list[int]] = []
+        if not self.exact:
+            return
         for c in range(81):
             if not values[c]:
                 for d in DIGITS_IN[cands[c]]:
                     index[c * 9 + d - 1] = len(facts)
                     facts.append((c * 9 + d - 1) << 1)
-        self.index = index
-        self.facts = facts
         n = len(facts)
         places = _house_places(values, cands)
         succ: list[list[int]] = [[] for _ in range(2 * n)]
@@ -757,14 +795,13 @@ class _Closure:
                         every &= pre[comp[2 * index[_HOUSE_CELL[9 * h + s - 1] * 9 + d - 1]]]
                     clashing |= every
         self.clashing = clashing
-        self.reach: list[int] = []
 
     def node(self, cell: int, digit: int, on: bool) -> int:
         return 2 * self.index[cell * 9 + digit - 1] + on
 
     def clashes(self, cell: int, digit: int, on: bool) -> bool:
         """Whether the premise's consequences hold a clash."""
-        return bool(self.clashing >> self.node(cell, digit, on) & 1)
+        return not self.exact or bool(self.clashing >> self.node(cell, digit, on) & 1)
 
     def reached(self, cell: int, digit: int, on: bool) -> int:
         """The nodes the premise reaches (itself included), as a set of bits."""
@@ -917,11 +954,14 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
     # of groups with a common fact.
     closure: _Closure | None = None
     prop: _Propagator | None = None
-    if net:
+    if not net:
+        closure = _chain_closure(grid)
+        if not closure.exact:
+            closure = None
+    if closure is None:
         premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
         outcomes = _final_outcomes(grid, net, premises_all)
     else:
-        closure = _chain_closure(grid)
         outcomes = {}
     found: list[
         tuple[
