@@ -836,8 +836,9 @@ def _chain_closure(grid: Grid) -> _Closure:
 
 
 # The outcomes of every premise followed to its end, for the last state searched in vain
-# for contradictions (per kind: chain, net). The verity finder of the same kind, next in
-# the solve order, follows exactly those premises and reads them from here.
+# for net contradictions (keyed by ``net``: chains read their verities from the inference
+# graph instead). The net verity finder, next in the solve order, follows exactly those
+# premises and reads them from here.
 _FINAL: dict[bool, tuple[tuple[int, ...], dict[tuple[int, int, bool], _Outcome]]] = {}
 
 
