@@ -54,10 +54,14 @@ CLASH_HOUSE: Final = 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
 # A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
-# into the outcome's ``multi`` for several. A run logs its facts in order of inference,
-# each as ``code << WHY_SHIFT | fact``, with UNQUEUED set for a fact found both true and
-# false (a clash: not drawn from); facts that are drawn from are the other "off" facts.
+# into the outcome's ``multi`` for several, or (no tuple made while following) the "off"
+# facts of a cell's digits, CELL_WHY | cell << 9 | digits, or of a digit's places in a
+# house, HOUSE_WHY | house << 13 | digit << 9 | slots. A run logs its facts in order of
+# inference, each as ``code << WHY_SHIFT | fact``, with UNQUEUED set for a fact found both
+# true and false (a clash: not drawn from); facts drawn from are the other "off" facts.
 MULTI: Final = 2048
+CELL_WHY: Final = 1 << 22
+HOUSE_WHY: Final = 1 << 23
 FACT_MASK: Final = 2047
 UNQUEUED: Final = 2048
 SKIP: Final = UNQUEUED | 1
@@ -150,9 +154,7 @@ class _Outcome:
             code = moved[fact][1]
         else:
             code = self.log[self.reason()[fact]] >> WHY_SHIFT
-        if code >= MULTI:
-            return self.multi[code - MULTI]
-        return (code - 1,) if code else ()
+        return _parents_of(code, self.multi)
 
     def fact_bits(self) -> tuple[int, int]:
         """The candidate indices found true and found false, as two 729-bit sets (built on
@@ -187,18 +189,35 @@ def _house_offs(h: int, slots: int, d: int) -> tuple[int, ...]:
     return tuple([_HOUSE_CELL[base + s] * 18 + off for s in DIGITS_IN[slots]])
 
 
-def _cell_why(run: _Run, c: int, mask: int) -> int:
-    """The parents' code of the facts "d is off" in cell ``c`` for the digits of ``mask``."""
+def _cell_why(c: int, mask: int) -> int:
+    """The parents' code of the facts "d is off" in cell ``c`` for the digits of ``mask``
+    (several: CELL_WHY with the cell and mask, turned into facts when read)."""
     if POPCOUNT[mask] == 1:
         return c * 18 + 2 * SINGLE[mask] - 1
-    return run.why(_cell_offs(c, mask))
+    if not mask:
+        return 0
+    return CELL_WHY | c << 9 | mask
 
 
-def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
-    """The parents' code of the facts "d is off" in the slots ``slots`` of house ``h``."""
+def _house_why(h: int, slots: int, d: int) -> int:
+    """The parents' code of the facts "d is off" in the slots ``slots`` of house ``h``
+    (several: HOUSE_WHY with the house, digit and slots, turned into facts when read)."""
     if POPCOUNT[slots] == 1:
         return _HOUSE_CELL[9 * h + SINGLE[slots] - 1] * 18 + 2 * d - 1
-    return run.why(_house_offs(h, slots, d))
+    if not slots:
+        return 0
+    return HOUSE_WHY | h << 13 | d << 9 | slots
+
+
+def _parents_of(code: int, multi: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The facts a parents' code stands for (see MULTI)."""
+    if code >= HOUSE_WHY:
+        return _house_offs((code >> 13) & 31, code & SLOTS, (code >> 9) & 15)
+    if code >= CELL_WHY:
+        return _cell_offs((code >> 9) & 127, code & SLOTS)
+    if code >= MULTI:
+        return multi[code - MULTI]
+    return (code - 1,) if code else ()
 
 
 def _queued(log: list[int], head: int) -> bool:
@@ -268,7 +287,7 @@ class _Run:
                         break
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
-                        self.set_on(c, e, _cell_why(self, c, orig & ~m))
+                        self.set_on(c, e, _cell_why(c, orig & ~m))
                 base = d * 27
                 k = c * 3
                 for j in range(3):
@@ -283,7 +302,7 @@ class _Run:
                     if s:
                         orig = places0[base + h]
                         if net or POPCOUNT[orig] == 2:
-                            why = _house_why(self, h, orig ^ m, d)
+                            why = _house_why(h, orig ^ m, d)
                             self.set_on(_HOUSE_CELL[9 * h + s - 1], d, why)
             if clash or not net:
                 break
@@ -503,7 +522,7 @@ class _Propagator:
                         victims = places[base + line] & SLOTS & ~inbox
                         if victims:
                             if run is not None:
-                                why = _house_why(run, 18 + b, places0[box] & SLOTS & ~seg, d)
+                                why = _house_why(18 + b, places0[box] & SLOTS & ~seg, d)
                                 for s in DIGITS_IN[victims]:
                                     run.set_off(_HOUSE_CELL[9 * line + s - 1], d, why)
                             found |= BIT[d]
@@ -514,7 +533,7 @@ class _Propagator:
                         if victims:
                             if run is not None:
                                 slots = places0[base + line] & SLOTS & ~inbox
-                                why = _house_why(run, line, slots, d)
+                                why = _house_why(line, slots, d)
                                 for s in DIGITS_IN[victims]:
                                     run.set_off(_HOUSE_CELL[9 * (18 + b) + s - 1], d, why)
                             found |= BIT[d]
@@ -557,7 +576,7 @@ def _ancestor_count(out: _Outcome, facts: tuple[int, ...]) -> int:
             count += 1
             code = e >> WHY_SHIFT
             if code >= MULTI:
-                need.update(multi[code - MULTI])
+                need.update(_parents_of(code, multi))
             elif code:
                 need.add(code - 1)
     return count
