@@ -235,3 +235,35 @@ def test_every_instance_sound_on_hard_states(puzzles_dir: Path, name: str, index
                 assert step.text
                 checked += 1
     assert checked > 20
+
+
+# A state of top95 #9 where forcing chains clash.
+TOP95_9_CLASH = (
+    "6 4789 2 1378 5 379 1489 179 49 1789 5789 15789 1789 169 4 689 3 2 389 4789 13489 1789 "
+    "169 2 14689 15679 4569 4 3 5679 1579 2 8 169 1569 569 789 1 56789 34579 349 35679 2 "
+    "4569 38 289 2589 5689 13459 1349 3569 7 14569 38 5 689 389 2 7 1 3469 69 469 2379 2679 "
+    "379 3459 349 359 369 8 1 19 49 1349 6 8 39 5 2 7"
+)
+
+
+def test_chain_graph_matches_following_every_premise() -> None:
+    """The one-parent inference graph says which chain premises clash and, for the
+    others, which facts they reach, exactly as following each premise does."""
+    from solver.techniques.forcing import _Closure, _premises, _Propagator
+
+    clashing = 0
+    for text in (TOP1465_1_CHAIN, TOP1465_1_NET, TOP95_9_CLASH):
+        grid = parse_pencilmarks(text)
+        closure, prop = _Closure(grid), _Propagator(grid, False)
+        for c, d, on in _premises(grid, both=True):
+            out = prop.follow(c, d, on)
+            assert closure.clashes(c, d, on) == (out.clash is not None)
+            if out.clash is not None:
+                clashing += 1
+                continue
+            reached = closure.reached(c, d, on)
+            nodes = {
+                closure.node((f >> 1) // 9, (f >> 1) % 9 + 1, bool(f & 1)) for f in out.reason()
+            }
+            assert {v for v in range(2 * len(closure.facts)) if reached >> v & 1} == nodes
+    assert clashing > 0

@@ -48,14 +48,20 @@ from ..steps import ChainNode, Step
 from .statecache import state_key
 
 # Candidate ``(cell, digit)`` is index ``cell * 9 + digit - 1``; a fact is ``2 * index + on``.
-CLASH_BOTH, CLASH_CELL, CLASH_HOUSE = 0, 1, 2
+CLASH_BOTH: Final = 0
+CLASH_CELL: Final = 1
+CLASH_HOUSE: Final = 2
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
 # A fact's parents are coded as an int: 0 for none, 1 + parent for one, MULTI + an index
-# into the outcome's ``multi`` for several. A run logs its facts in order of inference,
-# each as ``code << WHY_SHIFT | fact``, with UNQUEUED set for a fact found both true and
-# false (a clash: not drawn from); facts that are drawn from are the other "off" facts.
+# into the outcome's ``multi`` for several, or (no tuple made while following) the "off"
+# facts of a cell's digits, CELL_WHY | cell << 9 | digits, or of a digit's places in a
+# house, HOUSE_WHY | house << 13 | digit << 9 | slots. A run logs its facts in order of
+# inference, each as ``code << WHY_SHIFT | fact``, with UNQUEUED set for a fact found both
+# true and false (a clash: not drawn from); facts drawn from are the other "off" facts.
 MULTI: Final = 2048
+CELL_WHY: Final = 1 << 22
+HOUSE_WHY: Final = 1 << 23
 FACT_MASK: Final = 2047
 UNQUEUED: Final = 2048
 SKIP: Final = UNQUEUED | 1
@@ -119,6 +125,10 @@ class _Outcome:
     stops: list[int] = field(default_factory=list)  # facts known at each truncated yield
     multi: list[tuple[int, ...]] = field(default_factory=list)  # parents of multi-parent facts
     orders: dict[int, int] | None = None  # see reason
+    # A fact found both true and false twice (only in a state whose placed cells keep
+    # candidates) keeps its place in the log but takes the later order and parents, as
+    # a rewritten dict entry would: fact -> (order, parents' code).
+    moved: dict[int, tuple[int, int]] | None = None
 
     def reason(self) -> dict[int, int]:
         """Fact -> its order of inference (built on demand, once the outcome is final)."""
@@ -127,6 +137,9 @@ class _Outcome:
             orders = {}
             for i, e in enumerate(self.log):
                 orders[e & FACT_MASK] = i
+            if self.moved is not None:
+                for f, (order, _code) in self.moved.items():
+                    orders[f] = order
             self.orders = orders
         return orders
 
@@ -136,10 +149,12 @@ class _Outcome:
 
     def parents(self, fact: int) -> tuple[int, ...]:
         """The facts ``fact`` was inferred from."""
-        code = self.log[self.reason()[fact]] >> WHY_SHIFT
-        if code >= MULTI:
-            return self.multi[code - MULTI]
-        return (code - 1,) if code else ()
+        moved = self.moved
+        if moved is not None and fact in moved:
+            code = moved[fact][1]
+        else:
+            code = self.log[self.reason()[fact]] >> WHY_SHIFT
+        return _parents_of(code, self.multi)
 
     def fact_bits(self) -> tuple[int, int]:
         """The candidate indices found true and found false, as two 729-bit sets (built on
@@ -174,18 +189,35 @@ def _house_offs(h: int, slots: int, d: int) -> tuple[int, ...]:
     return tuple([_HOUSE_CELL[base + s] * 18 + off for s in DIGITS_IN[slots]])
 
 
-def _cell_why(run: _Run, c: int, mask: int) -> int:
-    """The parents' code of the facts "d is off" in cell ``c`` for the digits of ``mask``."""
+def _cell_why(c: int, mask: int) -> int:
+    """The parents' code of the facts "d is off" in cell ``c`` for the digits of ``mask``
+    (several: CELL_WHY with the cell and mask, turned into facts when read)."""
     if POPCOUNT[mask] == 1:
         return c * 18 + 2 * SINGLE[mask] - 1
-    return run.why(_cell_offs(c, mask))
+    if not mask:
+        return 0
+    return CELL_WHY | c << 9 | mask
 
 
-def _house_why(run: _Run, h: int, slots: int, d: int) -> int:
-    """The parents' code of the facts "d is off" in the slots ``slots`` of house ``h``."""
+def _house_why(h: int, slots: int, d: int) -> int:
+    """The parents' code of the facts "d is off" in the slots ``slots`` of house ``h``
+    (several: HOUSE_WHY with the house, digit and slots, turned into facts when read)."""
     if POPCOUNT[slots] == 1:
         return _HOUSE_CELL[9 * h + SINGLE[slots] - 1] * 18 + 2 * d - 1
-    return run.why(_house_offs(h, slots, d))
+    if not slots:
+        return 0
+    return HOUSE_WHY | h << 13 | d << 9 | slots
+
+
+def _parents_of(code: int, multi: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The facts a parents' code stands for (see MULTI)."""
+    if code >= HOUSE_WHY:
+        return _house_offs((code >> 13) & 31, code & SLOTS, (code >> 9) & 15)
+    if code >= CELL_WHY:
+        return _cell_offs((code >> 9) & 127, code & SLOTS)
+    if code >= MULTI:
+        return multi[code - MULTI]
+    return (code - 1,) if code else ()
 
 
 def _queued(log: list[int], head: int) -> bool:
@@ -209,6 +241,7 @@ class _Run:
         self.head = 0  # where to look for the next queued fact to draw consequences from
         self.level = 0  # the budget of BUDGETS in force
         self.paused = False  # stopped at the budget, with a queued fact still to draw from
+        self.written: list[int] | None = None  # the facts log_clash logged
         if on:
             self.set_on(cell, digit, 0)
         else:
@@ -254,7 +287,7 @@ class _Run:
                         break
                     e = SINGLE[m]
                     if e and (net or POPCOUNT[orig] == 2):
-                        self.set_on(c, e, _cell_why(self, c, orig & ~m))
+                        self.set_on(c, e, _cell_why(c, orig & ~m))
                 base = d * 27
                 k = c * 3
                 for j in range(3):
@@ -269,7 +302,7 @@ class _Run:
                     if s:
                         orig = places0[base + h]
                         if net or POPCOUNT[orig] == 2:
-                            why = _house_why(self, h, orig ^ m, d)
+                            why = _house_why(h, orig ^ m, d)
                             self.set_on(_HOUSE_CELL[9 * h + s - 1], d, why)
             if clash or not net:
                 break
@@ -292,10 +325,24 @@ class _Run:
         self.multi.append(parents)
         return MULTI + len(self.multi) - 1
 
+    def log_clash(self, f: int, why: int) -> None:
+        """Log ``f``, found both true and false (see ``_Outcome.moved``)."""
+        written = self.written
+        if written is None:
+            written = self.written = []
+        if f in written:
+            out = self.out
+            if out.moved is None:
+                out.moved = {}
+            out.moved[f] = (len(self.log), why)
+            return
+        written.append(f)
+        self.log.append((why << WHY_SHIFT) | UNQUEUED | f)
+
     def set_off(self, c: int, d: int, why: int) -> None:
         f = (c * 9 + d - 1) << 1
         if self.val[c] == d:
-            self.log.append((why << WHY_SHIFT) | UNQUEUED | f)
+            self.log_clash(f, why)
             self.clash.append((CLASH_BOTH, c, d, (f | 1, f)))
             return
         bit = BIT[d]
@@ -325,7 +372,7 @@ class _Run:
         m = cand[c]
         bit = BIT[d]
         if v or not m & bit:
-            log.append((why << WHY_SHIFT) | f)
+            self.log_clash(f, why)
             self.clash.append((CLASH_BOTH, c, d, (f, f ^ 1)))
             return
         log.append((why << WHY_SHIFT) | f)
@@ -338,15 +385,34 @@ class _Run:
         base = d * 27
         k = c * 3
         i = base + _SLOT_HOUSE[k]
-        places[i] = (places[i] & ~_SLOT_BIT[k]) | PLACED
+        in_row = places[i] & ~_SLOT_BIT[k]
+        places[i] = in_row | PLACED
         i = base + _SLOT_HOUSE[k + 1]
-        places[i] = (places[i] & ~_SLOT_BIT[k + 1]) | PLACED
+        in_col = places[i] & ~_SLOT_BIT[k + 1]
+        places[i] = in_col | PLACED
         i = base + _SLOT_HOUSE[k + 2]
-        places[i] = (places[i] & ~_SLOT_BIT[k + 2]) | PLACED
+        in_box = places[i] & ~_SLOT_BIT[k + 2]
+        places[i] = in_box | PLACED
         self.dirty |= bit
-        for p in PEERS[c]:
-            if cand[p] & bit:
-                self.set_off(p, d, own)
+        # The peers still holding d (their places), in ascending order as in PEERS[c]:
+        # row by row, the row's own places, the box's in its other rows, else the column's.
+        in_row &= SLOTS
+        in_col &= SLOTS
+        in_box &= SLOTS
+        if in_row | in_col | in_box:
+            r = c // 9
+            col = c - 9 * r
+            top = r - r % 3
+            left = col - col % 3
+            for rho in range(9):
+                if rho == r:
+                    for s in DIGITS_IN[in_row]:
+                        self.set_off(9 * r + s - 1, d, own)
+                elif top <= rho < top + 3:
+                    for s in DIGITS_IN[(in_box >> (3 * (rho - top))) & 7]:
+                        self.set_off(9 * rho + left + s - 1, d, own)
+                elif in_col >> rho & 1:
+                    self.set_off(9 * rho + col, d, own)
 
 
 class _Propagator:
@@ -456,7 +522,7 @@ class _Propagator:
                         victims = places[base + line] & SLOTS & ~inbox
                         if victims:
                             if run is not None:
-                                why = _house_why(run, 18 + b, places0[box] & SLOTS & ~seg, d)
+                                why = _house_why(18 + b, places0[box] & SLOTS & ~seg, d)
                                 for s in DIGITS_IN[victims]:
                                     run.set_off(_HOUSE_CELL[9 * line + s - 1], d, why)
                             found |= BIT[d]
@@ -467,7 +533,7 @@ class _Propagator:
                         if victims:
                             if run is not None:
                                 slots = places0[base + line] & SLOTS & ~inbox
-                                why = _house_why(run, line, slots, d)
+                                why = _house_why(line, slots, d)
                                 for s in DIGITS_IN[victims]:
                                     run.set_off(_HOUSE_CELL[9 * (18 + b) + s - 1], d, why)
                             found |= BIT[d]
@@ -499,6 +565,8 @@ def _branches_of_clash(out: _Outcome, net: bool) -> list[list[int]]:
 def _ancestor_count(out: _Outcome, facts: tuple[int, ...]) -> int:
     """``len(_ancestors(out, facts))``, counted in one pass back over the log (a fact's
     parents come before it) without ordering them."""
+    if out.moved is not None:
+        return len(_ancestors(out, facts))
     log, multi = out.log, out.multi
     need = set(facts)
     count = 0
@@ -508,7 +576,7 @@ def _ancestor_count(out: _Outcome, facts: tuple[int, ...]) -> int:
             count += 1
             code = e >> WHY_SHIFT
             if code >= MULTI:
-                need.update(multi[code - MULTI])
+                need.update(_parents_of(code, multi))
             elif code:
                 need.add(code - 1)
     return count
@@ -615,15 +683,25 @@ class _Closure:
 
     def __init__(self, grid: Grid) -> None:
         values, cands = grid.values, grid.candidates
+        # A placed cell keeping candidates (not a state the solver makes) is outside the
+        # graph: then every premise counts as clashing, and verities follow them all.
+        self.exact = not any(values[c] and cands[c] for c in range(81))
+        self.clashing = -1
+        self.reach: list[int] = []
         index = [-1] * 729
         facts: list[int] = []  # the "off" fact of each candidate
+        self.index = index
+        self.facts = facts
+        self.succ: list[list[int]] = []
+        self.comp: list[int] = []
+        self.comps: list[list[int]] = []
+        if not self.exact:
+            return
         for c in range(81):
             if not values[c]:
                 for d in DIGITS_IN[cands[c]]:
                     index[c * 9 + d - 1] = len(facts)
                     facts.append((c * 9 + d - 1) << 1)
-        self.index = index
-        self.facts = facts
         n = len(facts)
         places = _house_places(values, cands)
         succ: list[list[int]] = [[] for _ in range(2 * n)]
@@ -736,14 +814,13 @@ class _Closure:
                         every &= pre[comp[2 * index[_HOUSE_CELL[9 * h + s - 1] * 9 + d - 1]]]
                     clashing |= every
         self.clashing = clashing
-        self.reach: list[int] = []
 
     def node(self, cell: int, digit: int, on: bool) -> int:
         return 2 * self.index[cell * 9 + digit - 1] + on
 
     def clashes(self, cell: int, digit: int, on: bool) -> bool:
         """Whether the premise's consequences hold a clash."""
-        return bool(self.clashing >> self.node(cell, digit, on) & 1)
+        return not self.exact or bool(self.clashing >> self.node(cell, digit, on) & 1)
 
     def reached(self, cell: int, digit: int, on: bool) -> int:
         """The nodes the premise reaches (itself included), as a set of bits."""
@@ -778,8 +855,9 @@ def _chain_closure(grid: Grid) -> _Closure:
 
 
 # The outcomes of every premise followed to its end, for the last state searched in vain
-# for contradictions (per kind: chain, net). The verity finder of the same kind, next in
-# the solve order, follows exactly those premises and reads them from here.
+# for net contradictions (keyed by ``net``: chains read their verities from the inference
+# graph instead). The net verity finder, next in the solve order, follows exactly those
+# premises and reads them from here.
 _FINAL: dict[bool, tuple[tuple[int, ...], dict[tuple[int, int, bool], _Outcome]]] = {}
 
 
@@ -799,13 +877,13 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
             premises = [p for p in premises if (sol[p[0]] == p[1]) != p[2]]
     else:
         closure = _chain_closure(grid)
-        premises = [p for p in premises if closure.clashes(*p)]
+        premises = [p for p in premises if closure.clashes(p[0], p[1], p[2])]
     final: dict[tuple[int, int, bool], _Outcome] = {}
     # Runs start as the first round comes to them (a run's working lists are short-lived
     # for most premises: fewer objects alive at once, less work for the garbage collector).
     runs: list[tuple[tuple[int, int, bool], _Run | None]] = []
     for p in premises:
-        barren = prop.barren(*p)
+        barren = prop.barren(p[0], p[1], p[2])
         if barren is None:
             runs.append((p, None))
         else:
@@ -814,7 +892,7 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
         found: list[tuple[int, int, _Outcome]] = []
         left: list[tuple[tuple[int, int, bool], _Run | None]] = []
         for k, (premise, started) in enumerate(runs):
-            run = _Run(prop, *premise) if started is None else started
+            run = _Run(prop, premise[0], premise[1], premise[2]) if started is None else started
             out = run.advance()
             if out.clash is not None:
                 found.append((_clash_size(out, net), k, out))
@@ -828,7 +906,7 @@ def _contradictions(grid: Grid, net: bool) -> Iterator[Step]:
             yield _contradiction_step(technique, out, _branches_of_clash(out, net))
     if net and len(final) == len(premises):  # no clash anywhere: every outcome is complete
         for p in held:
-            final[p] = prop.follow(*p)
+            final[p] = prop.follow(p[0], p[1], p[2])
         _FINAL[net] = (state_key(grid), final)
 
 
@@ -844,9 +922,9 @@ def _final_outcomes(
     prop = _Propagator(grid, net)
     outcomes = {}
     for p in premises:
-        barren = prop.barren(*p)
+        barren = prop.barren(p[0], p[1], p[2])
         if barren is None:
-            barren = prop.follow(*p)
+            barren = prop.follow(p[0], p[1], p[2])
         outcomes[p] = barren
     return outcomes
 
@@ -896,11 +974,14 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
     # of groups with a common fact.
     closure: _Closure | None = None
     prop: _Propagator | None = None
-    if net:
+    if not net:
+        closure = _chain_closure(grid)
+        if not closure.exact:
+            closure = None
+    if closure is None:
         premises_all = list(dict.fromkeys(p for g in groups for p in g[0]))
         outcomes = _final_outcomes(grid, net, premises_all)
     else:
-        closure = _chain_closure(grid)
         outcomes = {}
     found: list[
         tuple[
@@ -918,19 +999,21 @@ def _verities(grid: Grid, net: bool) -> Iterator[Step]:
     for k, (premises, cells, digits, houses) in enumerate(groups):
         # A branch that clashes is a contradiction step, found first; a verity needs all.
         if closure is not None:
-            if any(closure.clashes(*p) for p in premises):
+            if any(closure.clashes(p[0], p[1], p[2]) for p in premises):
                 continue
             common = -1
             for p in premises:
-                common &= closure.reached(*p)
+                common &= closure.reached(p[0], p[1], p[2])
             if not common:
                 continue
             for p in premises:
                 if p not in outcomes:
                     if prop is None:
                         prop = _Propagator(grid, net)
-                    barren = prop.barren(*p)
-                    outcomes[p] = prop.follow(*p) if barren is None else barren
+                    barren = prop.barren(p[0], p[1], p[2])
+                    if barren is None:
+                        barren = prop.follow(p[0], p[1], p[2])
+                    outcomes[p] = barren
         outs = [outcomes[p] for p in premises]
         if any(o.clash is not None for o in outs):
             continue
