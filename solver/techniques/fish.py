@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Final
 
-from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, house_name
+from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, cells_of_bits, house_name
 from ..steps import Candidate, Finder, Step, eliminations_text
 from .statecache import by_digit_pattern, digit_patterns
 
@@ -14,36 +14,58 @@ FISH_IDS = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
 
-def _positions(cands: list[int], bit: int, line: int, by_rows: bool) -> int:
-    """9-bit mask of the places of a digit (``bit``) along a row or column."""
-    pos = 0
-    for i in range(9):
-        c = line * 9 + i if by_rows else i * 9 + line
-        if cands[c] & bit:
-            pos |= 1 << i
-    return pos
+def _line_places(bits: int) -> tuple[list[int], list[int]]:
+    """A digit's places per row and per column (9-bit masks) from its cell set."""
+    rows = [0] * 9
+    cols = [0] * 9
+    for c in cells_of_bits(bits):
+        rows[c // 9] |= 1 << c % 9
+        cols[c % 9] |= 1 << c // 9
+    return rows, cols
 
 
 def _base_sets(
-    cands: list[int], bit: int, size: int, per_line: tuple[int, int], in_all: tuple[int, int]
-) -> Iterator[tuple[bool, tuple[tuple[int, int], ...], int]]:
-    """Base sets of ``size`` rows (then columns) for one digit: ``(by_rows, lines, union)``
-    where each line is ``(index, 9-bit positions)`` with ``per_line`` (min, max) places and
-    the union of positions has ``in_all`` (min, max) bits."""
-    for by_rows in (True, False):
+    bits: int, size: int, per_line: tuple[int, int], in_all: tuple[int, int]
+) -> list[tuple[bool, tuple[tuple[int, int], ...], int]]:
+    """Base sets of ``size`` rows (then columns) for one digit (its cell set ``bits``):
+    ``(by_rows, lines, union)`` where each line is ``(index, 9-bit positions)`` with
+    ``per_line`` (min, max) places and the union of positions has ``in_all`` (min, max)
+    bits; lines in lexicographic order, as ``combinations`` gives them."""
+    out: list[tuple[bool, tuple[tuple[int, int], ...], int]] = []
+    for by_rows, places in zip((True, False), _line_places(bits), strict=True):
         lines: list[tuple[int, int]] = []
         for line in range(9):
-            pos = _positions(cands, bit, line, by_rows)
+            pos = places[line]
             if per_line[0] <= POPCOUNT[pos] <= per_line[1]:
                 lines.append((line, pos))
-        if len(lines) < size:
+        if len(lines) >= size:
+            _extend_base(lines, size, in_all, by_rows, 0, 0, [], out)
+    return out
+
+
+def _extend_base(
+    lines: list[tuple[int, int]],
+    size: int,
+    in_all: tuple[int, int],
+    by_rows: bool,
+    start: int,
+    union: int,
+    chosen: list[tuple[int, int]],
+    out: list[tuple[bool, tuple[tuple[int, int], ...], int]],
+) -> None:
+    """Depth first in lexicographic order; a union past ``in_all``'s max is pruned (it
+    only grows)."""
+    for i in range(start, len(lines) - (size - len(chosen)) + 1):
+        grown = union | lines[i][1]
+        count = POPCOUNT[grown]
+        if count > in_all[1]:
             continue
-        for combo in combinations(lines, size):
-            union = 0
-            for _, pos in combo:
-                union |= pos
-            if in_all[0] <= POPCOUNT[union] <= in_all[1]:
-                yield by_rows, combo, union
+        chosen.append(lines[i])
+        if len(chosen) < size:
+            _extend_base(lines, size, in_all, by_rows, i + 1, grown, chosen, out)
+        elif count >= in_all[0]:
+            out.append((by_rows, tuple(chosen), grown))
+        chosen.pop()
 
 
 def _fish(grid: Grid, size: int) -> Iterator[Step]:
@@ -58,7 +80,7 @@ def _fish_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]:
     cands = grid.candidates
     bit = BIT[digit]
     found: list[Step] = []
-    for by_rows, combo, union in _base_sets(cands, bit, size, (2, size), (size, size)):
+    for by_rows, combo, union in _base_sets(bits, size, (2, size), (size, size)):
         base = {line for line, _ in combo}
         covers = [i for i in range(9) if union >> i & 1]
         elims = []
@@ -224,7 +246,7 @@ def _finned_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]
     found: list[Step] = []
     # size cover positions plus fin positions inside one stack
     limits = (1, size + 3), (size + 1, size + 3)
-    for by_rows, combo, union in _base_sets(cands, BIT[digit], size, *limits):
+    for by_rows, combo, union in _base_sets(bits, size, *limits):
         fishes = _finned_fish_for_base(cands, digit, by_rows, combo, size, union)
         if not fishes:
             continue

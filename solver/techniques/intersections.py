@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import BIT, BOX_OF, COL_OF, DIGITS, HOUSES, ROW_OF, Grid, house_name
+from ..grid import BOX_OF, COL_OF, DIGITS, HOUSE_BITS, ROW_OF, Grid, cells_of_bits, house_name
 from ..steps import Step, cells_text, eliminations_text
 from .statecache import by_digit_pattern, digit_patterns
 
@@ -21,29 +21,26 @@ def _locked(grid: Grid, pointing: bool) -> Iterator[Step]:
 
 @by_digit_pattern
 def _locked_on_digit(grid: Grid, d: int, bits: int, pointing: bool) -> list[Step]:
-    cands = grid.candidates
-    bit = BIT[d]
+    """A digit's locked candidates, from its cell set ``bits``: per base house, the cells
+    there must lie inside one crossing house, which loses the digit elsewhere."""
     found: list[Step] = []
     for h in range(18, 27) if pointing else range(18):
-        cells = [c for c in HOUSES[h] if cands[c] & bit]
-        if len(cells) < 2:
-            continue
-        if pointing:
-            targets = []
-            if len({ROW_OF[c] for c in cells}) == 1:
-                targets.append(ROW_OF[cells[0]])
-            if len({COL_OF[c] for c in cells}) == 1:
-                targets.append(9 + COL_OF[cells[0]])
-        else:
-            targets = [18 + BOX_OF[cells[0]]] if len({BOX_OF[c] for c in cells}) == 1 else []
-        for target in targets:
-            elims = tuple((c, d) for c in HOUSES[target] if cands[c] & bit and c not in cells)
+        inside = bits & HOUSE_BITS[h]
+        if not inside & (inside - 1):
+            continue  # fewer than two places
+        first = (inside & -inside).bit_length() - 1
+        # the crossing houses: a box's row, then its column; a line's box
+        crossing = (ROW_OF[first], 9 + COL_OF[first]) if pointing else (18 + BOX_OF[first],)
+        for target in crossing:
+            if inside & ~HOUSE_BITS[target]:
+                continue  # the base's places are not all in it
+            elims = bits & HOUSE_BITS[target] & ~inside
             if elims:
                 found.append(
                     Step(
                         "locked-pointing" if pointing else "locked-claiming",
-                        eliminations=elims,
-                        cells=tuple(cells),
+                        eliminations=tuple((c, d) for c in cells_of_bits(elims)),
+                        cells=tuple(cells_of_bits(inside)),
                         houses=(h, target),
                         digits=(d,),
                     )
