@@ -79,6 +79,29 @@ _CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
 _CELL_CELL: tuple[int, ...] = tuple(n // 9 for n in range(CELL_NODES))
 _CELL_CELLS: tuple[int, ...] = tuple(1 << (n // 9) for n in range(CELL_NODES))
 _CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NODES))
+_LOW: Final = (1 << 54) - 1  # cells 0..53 of an 81-bit cell set
+# per cell, its peers split in halves of 54 and 27 cells: 81 bits make a long int, slower to
+# work with than two ints that fit a machine word
+_PEER_LO: Final[tuple[int, ...]] = tuple(p & _LOW for p in PEER_BITS)
+_PEER_HI: Final[tuple[int, ...]] = tuple(p >> 54 for p in PEER_BITS)
+
+
+def _cells_of(bits: int) -> list[int]:
+    """The cells of an 81-bit cell set, ascending (``cells_of_bits``, by halves)."""
+    cells = []
+    lo = bits & _LOW
+    while lo:
+        low = lo & -lo
+        cells.append(low.bit_length() - 1)
+        lo ^= low
+    hi = bits >> 54
+    while hi:
+        low = hi & -hi
+        cells.append(low.bit_length() + 53)
+        hi ^= low
+    return cells
+
+
 # The links of a node that has none, shared (never appended to: ``_link`` gives a node its
 # own list): most nodes have none, and a list each would cost time (and garbage collections).
 _NO_LINKS: Final[list[int]] = []
@@ -119,7 +142,7 @@ class _Graph:
     def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = digit_patterns(grid)
-        house_bits, digits_in, peer_bits = HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
+        house_bits, digits_in = HOUSE_BITS, DIGITS_IN  # (locals: faster)
         box_bits, line_boxes, popcount = _BOX_BITS, _LINE_BOXES, POPCOUNT
         self.digit: list[int] = list(_CELL_DIGIT)
         self.cell: list[int] = list(_CELL_CELL)
@@ -204,31 +227,38 @@ class _Graph:
         self.weak_go = weak_go
         for g in range(CELL_NODES, size):
             d, part = self.digit[g], self.cells[g]
-            for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
+            for p in _cells_of(self.buddies[g] & digit_bits[d]):
                 _link(seen_groups, p * 9 + d - 1, g)
             go = weak_go[g] = [
-                p * 72 + (d - 1) * 8 for p in cells_of_bits(self.buddies[g] & strong_bits[d])
+                p * 72 + (d - 1) * 8 for p in _cells_of(self.buddies[g] & strong_bits[d])
             ]
             # the other group nodes of its line and box (those inside them), ascending
             line, box = homes[g - CELL_NODES]
             for h in sorted(in_house[(d - 1) * 27 + line] + in_house[(d - 1) * 27 + box]):
                 if h != g and strong[h] and not self.cells[h] & part:
                     go.append(h * 8 + 2)
+        strong_lo = [b & _LOW for b in strong_bits]
+        strong_hi = [b >> 54 for b in strong_bits]
+        peer_lo, peer_hi = _PEER_LO, _PEER_HI
         for c in range(81):
             mask = cands[c]
             if not mask:
                 continue
             digits = digits_in[mask]
-            peers = peer_bits[c]
             for d in digits:
                 n = c * 9 + d - 1
                 go = weak_go[n] = [
                     c * 72 + (e - 1) * 8 for e in digits if e != d and strong[c * 9 + e - 1]
                 ]
-                bits = peers & strong_bits[d]
+                bits = peer_lo[c] & strong_lo[d]
                 while bits:
                     low = bits & -bits
                     go.append((low.bit_length() - 1) * 72 + (d - 1) * 8)
+                    bits ^= low
+                bits = peer_hi[c] & strong_hi[d]
+                while bits:
+                    low = bits & -bits
+                    go.append((low.bit_length() + 53) * 72 + (d - 1) * 8)
                     bits ^= low
                 for g in seen_groups[n]:
                     if strong[g]:
@@ -241,48 +271,60 @@ class _Graph:
         self.alses: tuple[Als, ...] = ()
         self.enter = [_NO_LINKS] * size
         if grouped:
-            self._add_als(grid, group_of, max_als)
+            self._add_als(grid, by_digit, max_als)
         assert not _NO_LINKS
 
-    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
+    def _add_als(self, grid: Grid, by_digit: list[int], max_als: int) -> None:
         alses = self.alses = _small_alses(grid, max_als)
         cands = grid.candidates
         digits_in, popcount, bit = DIGITS_IN, POPCOUNT, BIT  # (locals: faster)
         strong, weak_go, enter = self.strong, self.weak_go, self.enter
-        groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
-        for (gd, part), gid in group_of.items():
-            groups_by_digit[gd].append((part, gid))
+        # the group nodes' cells by halves (see _PEER_LO), to test "inside a set" fast
+        part_lo = [part & _LOW for part in self.cells]
+        part_hi = [part >> 54 for part in self.cells]
+        lost_at = [0] * 81  # per cell, scratch: the digits of a set it sees all of
         by_entry = [_NO_LINKS] * 810  # digit * 81 + its lowest cell in the set: ALS nodes
         nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
             digits = digits_in[a.mask]
-            # per digit k: the nodes a locked k switches off (cells and group nodes)
-            offs_of = [_NO_LINKS] * 10
+            buddies = a.buddies
+            # per digit k with buddies (in ``locking``): the nodes a locked k switches off
+            # (its cells, then the group nodes inside them), as the states of weak links
+            # into those with a strong link
+            locking = 0
+            weak_of = [_NO_LINKS] * 10
+            seeing = 0
             for k in digits:
-                kb = a.buddies[k]
-                if kb:
-                    k_offs = [c * 9 + k - 1 for c in cells_of_bits(kb)]
-                    k_offs.extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
-                    offs_of[k] = k_offs
-            if not any(offs_of[k] for k in digits):
+                kb = buddies[k]
+                if not kb:
+                    continue
+                locking |= bit[k]
+                seeing |= kb
+                k_weak = []
+                for c in _cells_of(kb):
+                    lost_at[c] |= bit[k]
+                    if strong[c * 9 + k - 1]:
+                        k_weak.append((c * 9 + k - 1) * 8)
+                kb_lo = kb & _LOW
+                kb_hi = kb >> 54
+                for gid in range(by_digit[k - 1], by_digit[k]):
+                    lo, hi = part_lo[gid], part_hi[gid]
+                    if lo & kb_lo == lo and hi & kb_hi == hi and strong[gid]:
+                        k_weak.append(gid * 8 + 2)
+                weak_of[k] = k_weak
+            if not locking:
                 continue
             # a cell seeing all of some digits of the set may lose all its digits but one:
             # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
             losing = []
-            seeing = 0
-            for k in digits:
-                seeing |= a.buddies[k]
-            for c in cells_of_bits(seeing):
-                if popcount[cands[c]] > 2:
-                    lost = 0
-                    for k in digits:
-                        if a.buddies[k] >> c & 1:
-                            lost |= bit[k]
-                    if popcount[cands[c] & ~lost] <= 1:
-                        losing.append((c, lost))
+            for c in _cells_of(seeing):
+                lost = lost_at[c]
+                lost_at[c] = 0
+                if popcount[cands[c]] > 2 and popcount[cands[c] & ~lost] <= 1:
+                    losing.append((c, lost))
             first = len(self.digit)
             for j in digits:
-                if not any(offs_of[k] for k in digits if k != j):
+                if not locking & ~bit[j]:
                     continue  # nothing is eliminated: a dead end
                 n = len(self.digit)
                 self.digit.append(j)
@@ -290,11 +332,11 @@ class _Graph:
                 self.cells.append(a.bits)
                 self.buddies.append(0)
                 self.als.append(i)
-                offs: list[int] = []
+                go: list[int] = []
                 for k in digits:
                     if k != j:
-                        offs.extend(offs_of[k])
-                weak_go.append([m * 8 if m < CELL_NODES else m * 8 + 2 for m in offs if strong[m]])
+                        go.extend(weak_of[k])
+                weak_go.append(go)
                 strong.append(_NO_LINKS)
                 self.strong_go.append(_NO_LINKS)
                 forced = []
@@ -303,12 +345,16 @@ class _Graph:
                     if popcount[left] == 1:
                         forced.append(c * 9 + digits_in[left][0] - 1)
                 enter.append(forced)
-                jb = a.buddies[j]
-                for c in cells_of_bits(jb):
-                    _link(enter, c * 9 + j - 1, n)
-                for part, gid in groups_by_digit[j]:
-                    if part & jb == part:
-                        _link(enter, gid, n)
+                jb = buddies[j]
+                if jb:
+                    for c in _cells_of(jb):
+                        _link(enter, c * 9 + j - 1, n)
+                    jb_lo = jb & _LOW
+                    jb_hi = jb >> 54
+                    for gid in range(by_digit[j - 1], by_digit[j]):
+                        lo, hi = part_lo[gid], part_hi[gid]
+                        if lo & jb_lo == lo and hi & jb_hi == hi:
+                            _link(enter, gid, n)
                 dc = a.dcells[j]
                 _link(by_entry, j * 81 + (dc & -dc).bit_length() - 1, n)
             nodes_of.append((a, range(first, len(self.digit))))
@@ -321,8 +367,10 @@ class _Graph:
             switched = [_NO_LINKS] * 10
             for k in digits_in[a.mask]:
                 kb = a.buddies[k]
+                if not kb:
+                    continue
                 hits = []
-                for c in cells_of_bits(kb):
+                for c in _cells_of(kb):
                     for m in by_entry[k * 81 + c]:
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
@@ -398,10 +446,17 @@ class _Search:
         # the links out of an on node: into ALS nodes (on) or cells forced by one (on, at
         # level 3), then the weak ones (off)
         als_base = g.als_base
-        self.on_go: list[list[State]] = [
-            [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms] + ws if ms else ws
-            for ms, ws in zip(g.enter, g.weak_go, strict=True)
-        ]
+        on_go: list[list[State]] = []
+        enter, weak_go = g.enter, g.weak_go
+        for n in range(size):
+            ms = enter[n]
+            if ms:
+                go = [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms]
+                go.extend(weak_go[n])
+                on_go.append(go)
+            else:
+                on_go.append(weak_go[n])
+        self.on_go = on_go
         # per cell, the loops an ALS node closes into it: the node (less als_base) and the
         # off state of the cell's candidate k, for each digit k of the set other than the
         # entry digit whose buddies hold the cell (flat pairs, nodes and then k ascending)
@@ -460,7 +515,7 @@ class _Search:
             closing: list[int] = []  # (to reset them after)
             for d in digits:
                 s_node = s_cell * 9 + d - 1
-                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
+                for p in _cells_of(peer_bits[s_cell] & digit_bits[d]):
                     close[p * 9 + d - 1] = s_node * 8
                     closing.append(p * 9 + d - 1)
                 for m in seen_groups[s_node]:
