@@ -118,11 +118,11 @@ def _link(lists: list[list[int]], n: int, m: int) -> None:
 class _Graph:
     """Nodes and their links for one grid state; group nodes get ids from 729 up.
 
-    The links are kept as the search states they lead to, at the target's level (see
-    ``State``): ``strong_go`` every strong link (to the node on), ``weak_go`` the weak links
-    into nodes with a strong link (off; an off node without one is a dead end inside a
-    chain, and loop closures into the start cell are found from ``seen_groups`` and the
-    cells instead)."""
+    ``strong`` holds every strong link (as the nodes it leads to, on), ``enter`` the ALS
+    nodes an on node switches on or the cells an ALS forces; ``weak_go`` the weak links as
+    the search states they lead to, at the target's level (see ``State``), into nodes with
+    a strong link (off; an off node without one is a dead end inside a chain, and loop
+    closures into the start cell are found from ``seen_groups`` and the cells instead)."""
 
     __slots__ = (
         "als",
@@ -135,7 +135,6 @@ class _Graph:
         "enter",
         "seen_groups",
         "strong",
-        "strong_go",
         "weak_go",
     )
 
@@ -210,10 +209,6 @@ class _Graph:
                         _link(strong, n, m)
                     if n not in strong[m]:
                         _link(strong, m, n)
-        self.strong_go: list[list[int]] = [
-            [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] if ms else _NO_LINKS
-            for ms in strong
-        ]
         # weak links: the cell's other digits, the peers with the digit, the group nodes
         # of the digit whose cells it all sees (the group nodes' own links: their cells'
         # peers, the other group nodes of its line or box)
@@ -338,7 +333,6 @@ class _Graph:
                         go.extend(weak_of[k])
                 weak_go.append(go)
                 strong.append(_NO_LINKS)
-                self.strong_go.append(_NO_LINKS)
                 forced = []
                 for c, lost in losing:
                     left = cands[c] & ~(lost & ~bit[j])
@@ -442,21 +436,10 @@ class _Search:
         self.cell_of: list[int] = g.cell
         self.cells_of: list[int] = g.cells
         size = len(g.digit)
-        self.strong_go = g.strong_go
-        # the links out of an on node: into ALS nodes (on) or cells forced by one (on, at
-        # level 3), then the weak ones (off)
+        self.strong: list[list[int]] = g.strong
+        self.enter: list[list[int]] = g.enter
+        self.weak_go: list[list[State]] = g.weak_go
         als_base = g.als_base
-        on_go: list[list[State]] = []
-        enter, weak_go = g.enter, g.weak_go
-        for n in range(size):
-            ms = enter[n]
-            if ms:
-                go = [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms]
-                go.extend(weak_go[n])
-                on_go.append(go)
-            else:
-                on_go.append(weak_go[n])
-        self.on_go = on_go
         # per cell, the loops an ALS node closes into it: the node (less als_base) and the
         # off state of the cell's candidate k, for each digit k of the set other than the
         # entry digit whose buddies hold the cell (flat pairs, nodes and then k ascending)
@@ -490,8 +473,8 @@ class _Search:
         # per state, the states its links lead to (at its level or higher, see ``State``):
         # ``links[go_from[state]:go_to[state]]``, made on its first visit and kept for the
         # searches from the other starts (one flat list: no list per state to collect)
+        # (each followed by None)
         self.go_from: list[int] = [-1] * (size * 8)
-        self.go_to: list[int] = [0] * (size * 8)
         self.links: list[object] = []
         # per node below als_base, for the current start cell: the off state of the start
         # cell's candidate it closes a loop on when on (it sees it, same digit), else -1
@@ -501,7 +484,7 @@ class _Search:
     def run(self) -> list[Step]:
         """Search from both assumptions on every candidate: the steps, shortest chain first."""
         cands, close, digit_bits = self.cands, self.close, self.digit_bits
-        on_go, strong_go = self.on_go, self.strong_go
+        strong, enter, weak_go = self.strong, self.enter, self.weak_go
         seen_groups = self.g.seen_groups
         als_exits_at, als_close = self.als_exits_at, self.als_close
         peer_bits, popcount, digits_in = PEER_BITS, POPCOUNT, DIGITS_IN  # (locals: faster)
@@ -539,7 +522,7 @@ class _Search:
                 own[d] = []
                 for on in (True, False):
                     # a start without a link out reaches nothing: no chain, no search
-                    if not (on_go[start] if on else strong_go[start]):
+                    if not ((enter[start] or weak_go[start]) if on else strong[start]):
                         continue
                     self.bfs(start, on, not on or bivalue)
                     self.loops(s_cell, d, on, bivalue)
@@ -569,7 +552,7 @@ class _Search:
         order.clear()
         ends.clear()
         ons.clear()
-        go_from, go_to, links = self.go_from, self.go_to, self.links
+        go_from, links = self.go_from, self.links
         close, als_base = self.close, self.als_base
         als_close = self.als_close
         s_cell = start // 9
@@ -609,16 +592,18 @@ class _Search:
                         if parent[closure] is None:
                             parent[closure] = obj
                             order.append(closure)
-            first = go_from[state]
-            if first < 0:
-                first = self.add_links(state)
-            for i in range(first, go_to[state]):
-                x = links[i]
+            i = go_from[state]
+            if i < 0:
+                i = self.add_links(state)
+            x = links[i]
+            while x is not None:
                 st = cast(int, x)
-                if parent[st] is not None or (not at and lo <= st < hi):
-                    continue  # seen, or the first link stays in the start cell
-                parent[st] = obj
-                order.append(x)
+                # not seen, and the first link leaves the start cell
+                if parent[st] is None and (at or not lo <= st < hi):
+                    parent[st] = obj
+                    order.append(x)
+                i += 1
+                x = links[i]
         if stop >= 0:  # the states left in the queue end chains too
             for at in range(stop, len(order)):
                 obj = order[at]
@@ -629,18 +614,30 @@ class _Search:
                     ons.append(obj)
 
     def add_links(self, state: State) -> int:
-        """Put the states a state's links lead to in ``links`` (its node's links: strong
-        ones when off, see ``on_go`` when on; at the state's level where theirs is lower);
-        their first index."""
+        """Put the states a state's links lead to in ``links``, then None; their first
+        index. Its node's links: when off, the strong ones (to nodes on); when on, into
+        ALS nodes (on) or cells forced by one (on, at level 3), then the weak ones (off).
+        At the state's level where theirs is lower."""
         node = state >> 3
         level = state & 6
         links = self.links
         first = len(links)
-        for x in self.on_go[node] if state & 1 else self.strong_go[node]:
-            own = x & 6
-            links.append(x if own >= level else x - own + level)
+        if state & 1:
+            als_base = self.als_base
+            for m in self.enter[node]:
+                x = m * 8 + 5 if m >= als_base else m * 8 + 7
+                own = x & 6
+                links.append(x if own >= level else x - own + level)
+            for x in self.weak_go[node]:
+                own = x & 6
+                links.append(x if own >= level else x - own + level)
+        else:
+            for m in self.strong[node]:
+                x = m * 8 + 1 if m < CELL_NODES else m * 8 + 3
+                own = x & 6
+                links.append(x if own >= level else x - own + level)
+        links.append(None)
         self.go_from[state] = first
-        self.go_to[state] = len(links)
         return first
 
     def loops(self, s_cell: int, d: int, on: bool, bivalue: bool) -> None:
