@@ -479,7 +479,12 @@ class _Search:
         # per node below als_base, for the current start cell: the off state of the start
         # cell's candidate it closes a loop on when on (it sees it, same digit), else -1
         self.close: list[int] = [-1] * g.als_base
-        self.found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
+        # per (technique, eliminations): the shortest chain's length, the technique, the
+        # chain and the eliminations (its step is made once the search is done)
+        self.found: dict[
+            tuple[str, frozenset[tuple[int, int]]],
+            tuple[int, str, list[State], set[tuple[int, int]]],
+        ] = {}
 
     def run(self) -> list[Step]:
         """Search from both assumptions on every candidate: the steps, shortest chain first."""
@@ -540,7 +545,8 @@ class _Search:
                 close[m] = -1
             for i in range(0, len(exits_at), 2):
                 als_close[exits_at[i]] = _NO_LINKS
-        return [step for _n, step in sorted(self.found.values(), key=lambda ns: ns[0])]
+        kept = sorted(self.found.values(), key=lambda found: found[0])
+        return [self.step(tech, chain, elims) for _n, tech, chain, elims in kept]
 
     def bfs(self, start: int, on: bool, aics: bool) -> None:
         """Shortest chains from one assumption (into ``parent`` and ``order``, the loops'
@@ -761,7 +767,7 @@ class _Search:
     def add(self, kind: str, chain: list[State], elims: set[tuple[int, int]]) -> None:
         if not elims:
             return
-        g, cells_of, als_base, grouped = self.g, self.cells_of, self.als_base, self.grouped
+        cells_of, als_base, grouped = self.cells_of, self.als_base, self.grouped
         is_grouped = any(st >> 1 >= CELL_NODES for st in chain)
         if grouped != is_grouped:
             return
@@ -773,6 +779,11 @@ class _Search:
         length += sum(cells_of[st >> 1].bit_count() for st in chain if st >> 1 >= als_base)
         if old is not None and old[0] <= length:
             return
+        self.found[key] = (length, tech, chain, elims)
+
+    def step(self, tech: str, chain: list[State], elims: set[tuple[int, int]]) -> Step:
+        """The step of a chain kept in ``found``."""
+        g, cells_of, als_base = self.g, self.cells_of, self.als_base
         nodes: list[ChainNode] = []
         cells: list[int] = []
         for i, st in enumerate(chain):
@@ -785,7 +796,7 @@ class _Search:
             a, j, k = g.set_of(node), g.digit[node], self.exit_digit(chain, i)
             nodes.append((tuple(cells_of_bits(a.dcells[j])), j, False))
             nodes.append((tuple(cells_of_bits(a.dcells[k])), k, True))
-        step = Step(
+        return Step(
             tech,
             eliminations=tuple(sorted(elims)),
             cells=tuple(cells),
@@ -794,7 +805,6 @@ class _Search:
             houses=tuple(g.set_of(st >> 1).house for st in chain if st >> 1 >= als_base),
             extra=tuple(c for st in chain if st >> 1 >= als_base for c in g.set_of(st >> 1).cells),
         )
-        self.found[key] = (length, step)
 
     def exit_digit(self, chain: list[State], i: int) -> int:
         """The digit by which the ALS at ``chain[i]`` acts on the next node."""
