@@ -391,7 +391,33 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
     seen_memo: dict[int, int] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
-        for size in range(2, min(max_cells, len(empty) - 1) + 1):
+        n = len(empty)
+        top = min(max_cells, n - 1)
+        # pairs and triples (as ``combinations`` orders them), a pair whose digits are
+        # already too many for a triple left out
+        if top >= 2:
+            for i in range(n):
+                mi = cands[empty[i]]
+                for j in range(i + 1, n):
+                    mask = mi | cands[empty[j]]
+                    if popcount[mask] == 3:
+                        bits = 1 << empty[i] | 1 << empty[j]
+                        if bits not in found:
+                            found[bits] = make_als(bits, mask, h, digit_bits, seen_memo)
+        if top >= 3:
+            for i in range(n):
+                mi = cands[empty[i]]
+                for j in range(i + 1, n):
+                    mij = mi | cands[empty[j]]
+                    if popcount[mij] > 4:
+                        continue
+                    for k in range(j + 1, n):
+                        mask = mij | cands[empty[k]]
+                        if popcount[mask] == 4:
+                            bits = 1 << empty[i] | 1 << empty[j] | 1 << empty[k]
+                            if bits not in found:
+                                found[bits] = make_als(bits, mask, h, digit_bits, seen_memo)
+        for size in range(4, top + 1):
             for combo in combinations(empty, size):
                 mask = 0
                 for c in combo:
