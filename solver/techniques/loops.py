@@ -79,6 +79,29 @@ _CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
 _CELL_CELL: tuple[int, ...] = tuple(n // 9 for n in range(CELL_NODES))
 _CELL_CELLS: tuple[int, ...] = tuple(1 << (n // 9) for n in range(CELL_NODES))
 _CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NODES))
+_LOW: Final = (1 << 54) - 1  # cells 0..53 of an 81-bit cell set
+# per cell, its peers split in halves of 54 and 27 cells: 81 bits make a long int, slower to
+# work with than two ints that fit a machine word
+_PEER_LO: Final[tuple[int, ...]] = tuple(p & _LOW for p in PEER_BITS)
+_PEER_HI: Final[tuple[int, ...]] = tuple(p >> 54 for p in PEER_BITS)
+
+
+def _cells_of(bits: int) -> list[int]:
+    """The cells of an 81-bit cell set, ascending (``cells_of_bits``, by halves)."""
+    cells = []
+    lo = bits & _LOW
+    while lo:
+        low = lo & -lo
+        cells.append(low.bit_length() - 1)
+        lo ^= low
+    hi = bits >> 54
+    while hi:
+        low = hi & -hi
+        cells.append(low.bit_length() + 53)
+        hi ^= low
+    return cells
+
+
 # The links of a node that has none, shared (never appended to: ``_link`` gives a node its
 # own list): most nodes have none, and a list each would cost time (and garbage collections).
 _NO_LINKS: Final[list[int]] = []
@@ -95,11 +118,11 @@ def _link(lists: list[list[int]], n: int, m: int) -> None:
 class _Graph:
     """Nodes and their links for one grid state; group nodes get ids from 729 up.
 
-    The links are kept as the search states they lead to, at the target's level (see
-    ``State``): ``strong_go`` every strong link (to the node on), ``weak_go`` the weak links
-    into nodes with a strong link (off; an off node without one is a dead end inside a
-    chain, and loop closures into the start cell are found from ``seen_groups`` and the
-    cells instead)."""
+    ``strong`` holds every strong link (as the nodes it leads to, on), ``enter`` the ALS
+    nodes an on node switches on or the cells an ALS forces; ``weak_go`` the weak links as
+    the search states they lead to, at the target's level (see ``State``), into nodes with
+    a strong link (off; an off node without one is a dead end inside a chain, and loop
+    closures into the start cell are found from ``seen_groups`` and the cells instead)."""
 
     __slots__ = (
         "als",
@@ -112,14 +135,13 @@ class _Graph:
         "enter",
         "seen_groups",
         "strong",
-        "strong_go",
         "weak_go",
     )
 
     def __init__(self, grid: Grid, grouped: bool, max_als: int = MAX_ALS_NODE_CELLS) -> None:
         cands = grid.candidates
         digit_bits = digit_patterns(grid)
-        house_bits, digits_in, peer_bits = HOUSE_BITS, DIGITS_IN, PEER_BITS  # (locals: faster)
+        house_bits, digits_in = HOUSE_BITS, DIGITS_IN  # (locals: faster)
         box_bits, line_boxes, popcount = _BOX_BITS, _LINE_BOXES, POPCOUNT
         self.digit: list[int] = list(_CELL_DIGIT)
         self.cell: list[int] = list(_CELL_CELL)
@@ -187,10 +209,6 @@ class _Graph:
                         _link(strong, n, m)
                     if n not in strong[m]:
                         _link(strong, m, n)
-        self.strong_go: list[list[int]] = [
-            [m * 8 + 1 if m < CELL_NODES else m * 8 + 3 for m in ms] if ms else _NO_LINKS
-            for ms in strong
-        ]
         # weak links: the cell's other digits, the peers with the digit, the group nodes
         # of the digit whose cells it all sees (the group nodes' own links: their cells'
         # peers, the other group nodes of its line or box)
@@ -204,31 +222,38 @@ class _Graph:
         self.weak_go = weak_go
         for g in range(CELL_NODES, size):
             d, part = self.digit[g], self.cells[g]
-            for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
+            for p in _cells_of(self.buddies[g] & digit_bits[d]):
                 _link(seen_groups, p * 9 + d - 1, g)
             go = weak_go[g] = [
-                p * 72 + (d - 1) * 8 for p in cells_of_bits(self.buddies[g] & strong_bits[d])
+                p * 72 + (d - 1) * 8 for p in _cells_of(self.buddies[g] & strong_bits[d])
             ]
             # the other group nodes of its line and box (those inside them), ascending
             line, box = homes[g - CELL_NODES]
             for h in sorted(in_house[(d - 1) * 27 + line] + in_house[(d - 1) * 27 + box]):
                 if h != g and strong[h] and not self.cells[h] & part:
                     go.append(h * 8 + 2)
+        strong_lo = [b & _LOW for b in strong_bits]
+        strong_hi = [b >> 54 for b in strong_bits]
+        peer_lo, peer_hi = _PEER_LO, _PEER_HI
         for c in range(81):
             mask = cands[c]
             if not mask:
                 continue
             digits = digits_in[mask]
-            peers = peer_bits[c]
             for d in digits:
                 n = c * 9 + d - 1
                 go = weak_go[n] = [
                     c * 72 + (e - 1) * 8 for e in digits if e != d and strong[c * 9 + e - 1]
                 ]
-                bits = peers & strong_bits[d]
+                bits = peer_lo[c] & strong_lo[d]
                 while bits:
                     low = bits & -bits
                     go.append((low.bit_length() - 1) * 72 + (d - 1) * 8)
+                    bits ^= low
+                bits = peer_hi[c] & strong_hi[d]
+                while bits:
+                    low = bits & -bits
+                    go.append((low.bit_length() + 53) * 72 + (d - 1) * 8)
                     bits ^= low
                 for g in seen_groups[n]:
                     if strong[g]:
@@ -241,48 +266,60 @@ class _Graph:
         self.alses: tuple[Als, ...] = ()
         self.enter = [_NO_LINKS] * size
         if grouped:
-            self._add_als(grid, group_of, max_als)
+            self._add_als(grid, by_digit, max_als)
         assert not _NO_LINKS
 
-    def _add_als(self, grid: Grid, group_of: dict[tuple[int, int], int], max_als: int) -> None:
+    def _add_als(self, grid: Grid, by_digit: list[int], max_als: int) -> None:
         alses = self.alses = _small_alses(grid, max_als)
         cands = grid.candidates
         digits_in, popcount, bit = DIGITS_IN, POPCOUNT, BIT  # (locals: faster)
         strong, weak_go, enter = self.strong, self.weak_go, self.enter
-        groups_by_digit: list[list[tuple[int, int]]] = [[] for _ in range(10)]
-        for (gd, part), gid in group_of.items():
-            groups_by_digit[gd].append((part, gid))
+        # the group nodes' cells by halves (see _PEER_LO), to test "inside a set" fast
+        part_lo = [part & _LOW for part in self.cells]
+        part_hi = [part >> 54 for part in self.cells]
+        lost_at = [0] * 81  # per cell, scratch: the digits of a set it sees all of
         by_entry = [_NO_LINKS] * 810  # digit * 81 + its lowest cell in the set: ALS nodes
         nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
         for i, a in enumerate(alses):
             digits = digits_in[a.mask]
-            # per digit k: the nodes a locked k switches off (cells and group nodes)
-            offs_of = [_NO_LINKS] * 10
+            buddies = a.buddies
+            # per digit k with buddies (in ``locking``): the nodes a locked k switches off
+            # (its cells, then the group nodes inside them), as the states of weak links
+            # into those with a strong link
+            locking = 0
+            weak_of = [_NO_LINKS] * 10
+            seeing = 0
             for k in digits:
-                kb = a.buddies[k]
-                if kb:
-                    k_offs = [c * 9 + k - 1 for c in cells_of_bits(kb)]
-                    k_offs.extend(gid for part, gid in groups_by_digit[k] if part & kb == part)
-                    offs_of[k] = k_offs
-            if not any(offs_of[k] for k in digits):
+                kb = buddies[k]
+                if not kb:
+                    continue
+                locking |= bit[k]
+                seeing |= kb
+                k_weak = []
+                for c in _cells_of(kb):
+                    lost_at[c] |= bit[k]
+                    if strong[c * 9 + k - 1]:
+                        k_weak.append((c * 9 + k - 1) * 8)
+                kb_lo = kb & _LOW
+                kb_hi = kb >> 54
+                for gid in range(by_digit[k - 1], by_digit[k]):
+                    lo, hi = part_lo[gid], part_hi[gid]
+                    if lo & kb_lo == lo and hi & kb_hi == hi and strong[gid]:
+                        k_weak.append(gid * 8 + 2)
+                weak_of[k] = k_weak
+            if not locking:
                 continue
             # a cell seeing all of some digits of the set may lose all its digits but one:
             # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
             losing = []
-            seeing = 0
-            for k in digits:
-                seeing |= a.buddies[k]
-            for c in cells_of_bits(seeing):
-                if popcount[cands[c]] > 2:
-                    lost = 0
-                    for k in digits:
-                        if a.buddies[k] >> c & 1:
-                            lost |= bit[k]
-                    if popcount[cands[c] & ~lost] <= 1:
-                        losing.append((c, lost))
+            for c in _cells_of(seeing):
+                lost = lost_at[c]
+                lost_at[c] = 0
+                if popcount[cands[c]] > 2 and popcount[cands[c] & ~lost] <= 1:
+                    losing.append((c, lost))
             first = len(self.digit)
             for j in digits:
-                if not any(offs_of[k] for k in digits if k != j):
+                if not locking & ~bit[j]:
                     continue  # nothing is eliminated: a dead end
                 n = len(self.digit)
                 self.digit.append(j)
@@ -290,25 +327,28 @@ class _Graph:
                 self.cells.append(a.bits)
                 self.buddies.append(0)
                 self.als.append(i)
-                offs: list[int] = []
+                go: list[int] = []
                 for k in digits:
                     if k != j:
-                        offs.extend(offs_of[k])
-                weak_go.append([m * 8 if m < CELL_NODES else m * 8 + 2 for m in offs if strong[m]])
+                        go.extend(weak_of[k])
+                weak_go.append(go)
                 strong.append(_NO_LINKS)
-                self.strong_go.append(_NO_LINKS)
                 forced = []
                 for c, lost in losing:
                     left = cands[c] & ~(lost & ~bit[j])
                     if popcount[left] == 1:
                         forced.append(c * 9 + digits_in[left][0] - 1)
                 enter.append(forced)
-                jb = a.buddies[j]
-                for c in cells_of_bits(jb):
-                    _link(enter, c * 9 + j - 1, n)
-                for part, gid in groups_by_digit[j]:
-                    if part & jb == part:
-                        _link(enter, gid, n)
+                jb = buddies[j]
+                if jb:
+                    for c in _cells_of(jb):
+                        _link(enter, c * 9 + j - 1, n)
+                    jb_lo = jb & _LOW
+                    jb_hi = jb >> 54
+                    for gid in range(by_digit[j - 1], by_digit[j]):
+                        lo, hi = part_lo[gid], part_hi[gid]
+                        if lo & jb_lo == lo and hi & jb_hi == hi:
+                            _link(enter, gid, n)
                 dc = a.dcells[j]
                 _link(by_entry, j * 81 + (dc & -dc).bit_length() - 1, n)
             nodes_of.append((a, range(first, len(self.digit))))
@@ -321,8 +361,10 @@ class _Graph:
             switched = [_NO_LINKS] * 10
             for k in digits_in[a.mask]:
                 kb = a.buddies[k]
+                if not kb:
+                    continue
                 hits = []
-                for c in cells_of_bits(kb):
+                for c in _cells_of(kb):
                     for m in by_entry[k * 81 + c]:
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
@@ -349,7 +391,33 @@ def _small_alses(grid: Grid, max_cells: int) -> tuple[Als, ...]:
     seen_memo: dict[int, int] = {}
     for h, house in enumerate(HOUSES):
         empty = [c for c in house if cands[c]]
-        for size in range(2, min(max_cells, len(empty) - 1) + 1):
+        n = len(empty)
+        top = min(max_cells, n - 1)
+        # pairs and triples (as ``combinations`` orders them), a pair whose digits are
+        # already too many for a triple left out
+        if top >= 2:
+            for i in range(n):
+                mi = cands[empty[i]]
+                for j in range(i + 1, n):
+                    mask = mi | cands[empty[j]]
+                    if popcount[mask] == 3:
+                        bits = 1 << empty[i] | 1 << empty[j]
+                        if bits not in found:
+                            found[bits] = make_als(bits, mask, h, digit_bits, seen_memo)
+        if top >= 3:
+            for i in range(n):
+                mi = cands[empty[i]]
+                for j in range(i + 1, n):
+                    mij = mi | cands[empty[j]]
+                    if popcount[mij] > 4:
+                        continue
+                    for k in range(j + 1, n):
+                        mask = mij | cands[empty[k]]
+                        if popcount[mask] == 4:
+                            bits = 1 << empty[i] | 1 << empty[j] | 1 << empty[k]
+                            if bits not in found:
+                                found[bits] = make_als(bits, mask, h, digit_bits, seen_memo)
+        for size in range(4, top + 1):
             for combo in combinations(empty, size):
                 mask = 0
                 for c in combo:
@@ -394,14 +462,10 @@ class _Search:
         self.cell_of: list[int] = g.cell
         self.cells_of: list[int] = g.cells
         size = len(g.digit)
-        self.strong_go = g.strong_go
-        # the links out of an on node: into ALS nodes (on) or cells forced by one (on, at
-        # level 3), then the weak ones (off)
+        self.strong: list[list[int]] = g.strong
+        self.enter: list[list[int]] = g.enter
+        self.weak_go: list[list[State]] = g.weak_go
         als_base = g.als_base
-        self.on_go: list[list[State]] = [
-            [m * 8 + 5 if m >= als_base else m * 8 + 7 for m in ms] + ws if ms else ws
-            for ms, ws in zip(g.enter, g.weak_go, strict=True)
-        ]
         # per cell, the loops an ALS node closes into it: the node (less als_base) and the
         # off state of the cell's candidate k, for each digit k of the set other than the
         # entry digit whose buddies hold the cell (flat pairs, nodes and then k ascending)
@@ -435,18 +499,23 @@ class _Search:
         # per state, the states its links lead to (at its level or higher, see ``State``):
         # ``links[go_from[state]:go_to[state]]``, made on its first visit and kept for the
         # searches from the other starts (one flat list: no list per state to collect)
+        # (each followed by None)
         self.go_from: list[int] = [-1] * (size * 8)
-        self.go_to: list[int] = [0] * (size * 8)
         self.links: list[object] = []
         # per node below als_base, for the current start cell: the off state of the start
         # cell's candidate it closes a loop on when on (it sees it, same digit), else -1
         self.close: list[int] = [-1] * g.als_base
-        self.found: dict[tuple[str, frozenset[tuple[int, int]]], tuple[int, Step]] = {}
+        # per (technique, eliminations): the shortest chain's length, the technique, the
+        # chain and the eliminations (its step is made once the search is done)
+        self.found: dict[
+            tuple[str, frozenset[tuple[int, int]]],
+            tuple[int, str, list[State], set[tuple[int, int]]],
+        ] = {}
 
     def run(self) -> list[Step]:
         """Search from both assumptions on every candidate: the steps, shortest chain first."""
         cands, close, digit_bits = self.cands, self.close, self.digit_bits
-        on_go, strong_go = self.on_go, self.strong_go
+        strong, enter, weak_go = self.strong, self.enter, self.weak_go
         seen_groups = self.g.seen_groups
         als_exits_at, als_close = self.als_exits_at, self.als_close
         peer_bits, popcount, digits_in = PEER_BITS, POPCOUNT, DIGITS_IN  # (locals: faster)
@@ -460,7 +529,7 @@ class _Search:
             closing: list[int] = []  # (to reset them after)
             for d in digits:
                 s_node = s_cell * 9 + d - 1
-                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
+                for p in _cells_of(peer_bits[s_cell] & digit_bits[d]):
                     close[p * 9 + d - 1] = s_node * 8
                     closing.append(p * 9 + d - 1)
                 for m in seen_groups[s_node]:
@@ -484,7 +553,7 @@ class _Search:
                 own[d] = []
                 for on in (True, False):
                     # a start without a link out reaches nothing: no chain, no search
-                    if not (on_go[start] if on else strong_go[start]):
+                    if not ((enter[start] or weak_go[start]) if on else strong[start]):
                         continue
                     self.bfs(start, on, not on or bivalue)
                     self.loops(s_cell, d, on, bivalue)
@@ -502,7 +571,8 @@ class _Search:
                 close[m] = -1
             for i in range(0, len(exits_at), 2):
                 als_close[exits_at[i]] = _NO_LINKS
-        return [step for _n, step in sorted(self.found.values(), key=lambda ns: ns[0])]
+        kept = sorted(self.found.values(), key=lambda found: found[0])
+        return [self.step(tech, chain, elims) for _n, tech, chain, elims in kept]
 
     def bfs(self, start: int, on: bool, aics: bool) -> None:
         """Shortest chains from one assumption (into ``parent`` and ``order``, the loops'
@@ -514,7 +584,7 @@ class _Search:
         order.clear()
         ends.clear()
         ons.clear()
-        go_from, go_to, links = self.go_from, self.go_to, self.links
+        go_from, links = self.go_from, self.links
         close, als_base = self.close, self.als_base
         als_close = self.als_close
         s_cell = start // 9
@@ -554,16 +624,18 @@ class _Search:
                         if parent[closure] is None:
                             parent[closure] = obj
                             order.append(closure)
-            first = go_from[state]
-            if first < 0:
-                first = self.add_links(state)
-            for i in range(first, go_to[state]):
-                x = links[i]
+            i = go_from[state]
+            if i < 0:
+                i = self.add_links(state)
+            x = links[i]
+            while x is not None:
                 st = cast(int, x)
-                if parent[st] is not None or (not at and lo <= st < hi):
-                    continue  # seen, or the first link stays in the start cell
-                parent[st] = obj
-                order.append(x)
+                # not seen, and the first link leaves the start cell
+                if parent[st] is None and (at or not lo <= st < hi):
+                    parent[st] = obj
+                    order.append(x)
+                i += 1
+                x = links[i]
         if stop >= 0:  # the states left in the queue end chains too
             for at in range(stop, len(order)):
                 obj = order[at]
@@ -574,18 +646,30 @@ class _Search:
                     ons.append(obj)
 
     def add_links(self, state: State) -> int:
-        """Put the states a state's links lead to in ``links`` (its node's links: strong
-        ones when off, see ``on_go`` when on; at the state's level where theirs is lower);
-        their first index."""
+        """Put the states a state's links lead to in ``links``, then None; their first
+        index. Its node's links: when off, the strong ones (to nodes on); when on, into
+        ALS nodes (on) or cells forced by one (on, at level 3), then the weak ones (off).
+        At the state's level where theirs is lower."""
         node = state >> 3
         level = state & 6
         links = self.links
         first = len(links)
-        for x in self.on_go[node] if state & 1 else self.strong_go[node]:
-            own = x & 6
-            links.append(x if own >= level else x - own + level)
+        if state & 1:
+            als_base = self.als_base
+            for m in self.enter[node]:
+                x = m * 8 + 5 if m >= als_base else m * 8 + 7
+                own = x & 6
+                links.append(x if own >= level else x - own + level)
+            for x in self.weak_go[node]:
+                own = x & 6
+                links.append(x if own >= level else x - own + level)
+        else:
+            for m in self.strong[node]:
+                x = m * 8 + 1 if m < CELL_NODES else m * 8 + 3
+                own = x & 6
+                links.append(x if own >= level else x - own + level)
+        links.append(None)
         self.go_from[state] = first
-        self.go_to[state] = len(links)
         return first
 
     def loops(self, s_cell: int, d: int, on: bool, bivalue: bool) -> None:
@@ -709,7 +793,7 @@ class _Search:
     def add(self, kind: str, chain: list[State], elims: set[tuple[int, int]]) -> None:
         if not elims:
             return
-        g, cells_of, als_base, grouped = self.g, self.cells_of, self.als_base, self.grouped
+        cells_of, als_base, grouped = self.cells_of, self.als_base, self.grouped
         is_grouped = any(st >> 1 >= CELL_NODES for st in chain)
         if grouped != is_grouped:
             return
@@ -721,6 +805,11 @@ class _Search:
         length += sum(cells_of[st >> 1].bit_count() for st in chain if st >> 1 >= als_base)
         if old is not None and old[0] <= length:
             return
+        self.found[key] = (length, tech, chain, elims)
+
+    def step(self, tech: str, chain: list[State], elims: set[tuple[int, int]]) -> Step:
+        """The step of a chain kept in ``found``."""
+        g, cells_of, als_base = self.g, self.cells_of, self.als_base
         nodes: list[ChainNode] = []
         cells: list[int] = []
         for i, st in enumerate(chain):
@@ -733,7 +822,7 @@ class _Search:
             a, j, k = g.set_of(node), g.digit[node], self.exit_digit(chain, i)
             nodes.append((tuple(cells_of_bits(a.dcells[j])), j, False))
             nodes.append((tuple(cells_of_bits(a.dcells[k])), k, True))
-        step = Step(
+        return Step(
             tech,
             eliminations=tuple(sorted(elims)),
             cells=tuple(cells),
@@ -742,7 +831,6 @@ class _Search:
             houses=tuple(g.set_of(st >> 1).house for st in chain if st >> 1 >= als_base),
             extra=tuple(c for st in chain if st >> 1 >= als_base for c in g.set_of(st >> 1).cells),
         )
-        self.found[key] = (length, step)
 
     def exit_digit(self, chain: list[State], i: int) -> int:
         """The digit by which the ALS at ``chain[i]`` acts on the next node."""
