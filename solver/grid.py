@@ -41,6 +41,11 @@ PEERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 HOUSE_BITS: Final[tuple[int, ...]] = tuple(sum(1 << c for c in h) for h in HOUSES)
 PEER_BITS: Final[tuple[int, ...]] = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
 ALL_CELLS: Final = (1 << 81) - 1
+# SEES[a * 81 + b]: cells a and b share a house (a != b); a table read, where testing a
+# bit of an 81-bit int would allocate a long int.
+SEES: Final[tuple[bool, ...]] = tuple(
+    bool(PEER_BITS[a] >> b & 1) for a in range(81) for b in range(81)
+)
 
 BIT: Final[tuple[int, ...]] = (0, *(1 << (d - 1) for d in DIGITS))  # BIT[d] for digit d
 POPCOUNT: Final[tuple[int, ...]] = tuple(bin(m).count("1") for m in range(512))

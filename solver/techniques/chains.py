@@ -12,7 +12,17 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Final
 
-from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
+from ..grid import (
+    BIT,
+    DIGITS_IN,
+    PEER_BITS,
+    PEERS,
+    POPCOUNT,
+    SEES,
+    Grid,
+    cell_name,
+    cells_of_bits,
+)
 from ..steps import Step, eliminations_text
 from .singledigit import strong_links
 from .statecache import by_digit_pattern, digit_patterns
@@ -26,18 +36,20 @@ def find_w_wing(grid: Grid) -> Iterator[Step]:
     Evidence: ``cells=(p, a, b, q)`` (wing, link end, link end, wing), ``digits=(x, y)``.
     """
     cands = grid.candidates
+    digit_bits = digit_patterns(grid)
     bivalue = [c for c in range(81) if POPCOUNT[cands[c]] == 2]
     links_by_digit: dict[int, list[tuple[int, int, int]]] = {}  # filled when first needed
     for i, p in enumerate(bivalue):
         for q in bivalue[i + 1 :]:
-            if cands[p] != cands[q] or PEER_BITS[p] >> q & 1:
+            if cands[p] != cands[q] or SEES[p * 81 + q]:
                 continue
+            both = PEER_BITS[p] & PEER_BITS[q]  # the cells seeing both wings
             for x in DIGITS_IN[cands[p]]:
                 y = DIGITS_IN[cands[p] & ~BIT[x]][0]
-                targets = cells_of_bits(PEER_BITS[p] & PEER_BITS[q])
-                elims = tuple((c, y) for c in targets if cands[c] & BIT[y])
-                if not elims:
+                targets = both & digit_bits[y]
+                if not targets:
                     continue
+                elims = tuple((c, y) for c in cells_of_bits(targets))
                 links = links_by_digit.get(x)
                 if links is None:
                     links = links_by_digit[x] = strong_links(grid, x)
@@ -45,7 +57,7 @@ def find_w_wing(grid: Grid) -> Iterator[Step]:
                     for near, far in ((a, b), (b, a)):
                         if near in (p, q) or far in (p, q):
                             continue
-                        if PEER_BITS[p] >> near & 1 and PEER_BITS[q] >> far & 1:
+                        if SEES[p * 81 + near] and SEES[q * 81 + far]:
                             yield Step(
                                 "w-wing",
                                 eliminations=elims,

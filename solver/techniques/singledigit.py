@@ -18,6 +18,7 @@ from ..grid import (
     HOUSES,
     PEER_BITS,
     ROW_OF,
+    SEES,
     Grid,
     cell_name,
     cells_of_bits,
@@ -93,7 +94,7 @@ def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[_T
                 for base2, tip2 in ((a2, b2), (b2, a2)):
                     if base1 in (base2, tip2) or tip1 in (base2, tip2):
                         continue  # the two links share a cell
-                    if not PEER_BITS[base1] >> base2 & 1:
+                    if not SEES[base1 * 81 + base2]:
                         continue
                     targets = PEER_BITS[tip1] & PEER_BITS[tip2] & digit_bits
                     targets &= ~((1 << base1) | (1 << base2))

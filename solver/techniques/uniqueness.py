@@ -31,7 +31,7 @@ from ..grid import (
     house_name,
 )
 from ..steps import Candidate, Step, cells_text, digits_text, eliminations_text
-from .statecache import last_state
+from .statecache import digit_patterns, last_state
 
 
 def _build_rectangles() -> tuple[tuple[int, int, int, int], ...]:
@@ -60,10 +60,9 @@ def _rect_bits(rect: tuple[int, int, int, int]) -> int:
     return (1 << rect[0]) | (1 << rect[1]) | (1 << rect[2]) | (1 << rect[3])
 
 
-_RECT_BITS: Final = tuple(_rect_bits(r) for r in RECTANGLES)
-# Per cell, its rectangles with their cell sets.
-_RECT_BITS_OF: Final[tuple[tuple[tuple[tuple[int, int, int, int], int], ...], ...]] = tuple(
-    tuple((r, _rect_bits(r)) for r in rects) for rects in _RECTS_OF
+# Per cell, its rectangles with their index in RECTANGLES.
+_INDEXED_RECTS_OF: Final[tuple[tuple[tuple[tuple[int, int, int, int], int], ...], ...]] = tuple(
+    tuple((r, RECTANGLES.index(r)) for r in rects) for rects in _RECTS_OF
 )
 
 
@@ -95,24 +94,28 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
     The seven rectangle finders run on the same grid in a row; the last result is kept.
     """
     cands = grid.candidates
-    allowing: list[int] = []  # per digit: the 81-bit set of empty cells allowing it
-    seen: set[tuple[tuple[int, int, int, int], int]] = set()
+    allowed: list[int] = []  # per cell, the digits no placed peer forbids (0: placed)
+    seen: set[int] = set()  # rectangle index << 9 | digit pair
     found: list[_UR] = []
     for start in range(81):
         pair = cands[start]
         if POPCOUNT[pair] != 2:
             continue
-        if not allowing:
-            allowing = [0] * 10
-            for c, mask in enumerate(_allowed(grid)):
-                for d in DIGITS_IN[mask]:
-                    allowing[d] |= 1 << c
+        if not allowed:
+            allowed = _allowed(grid)
         a, b = DIGITS_IN[pair]
-        corners = allowing[a] & allowing[b]  # empty cells allowing both digits
-        for rect, rect_bits in _RECT_BITS_OF[start]:
-            if rect_bits & ~corners or (rect, pair) in seen:
+        for rect, index in _INDEXED_RECTS_OF[start]:
+            c0, c1, c2, c3 = rect
+            if (
+                allowed[c0] & pair != pair
+                or allowed[c1] & pair != pair
+                or allowed[c2] & pair != pair
+                or allowed[c3] & pair != pair
+            ):
+                continue  # a corner is placed or sees a placed a or b
+            if index << 9 | pair in seen:
                 continue
-            seen.add((rect, pair))
+            seen.add(index << 9 | pair)
             inside = tuple(c for c in rect if not cands[c] & ~pair)
             outside = tuple(c for c in rect if cands[c] & ~pair)
             found.append((rect, a, b, inside, outside))
@@ -317,6 +320,7 @@ def find_hidden_rectangle(grid: Grid) -> Iterator[Step]:
     column of the opposite corner, ``extra=(corner, opposite)``.
     """
     cands = grid.candidates
+    x_cells = digit_patterns(grid)
     for ur in _unique_rectangles(grid):
         rect, a, b, inside, _outside = ur
         if len(inside) == 2 and _aligned(*inside):
@@ -331,8 +335,8 @@ def find_hidden_rectangle(grid: Grid) -> Iterator[Step]:
             for x, y in ((a, b), (b, a)):
                 if not cands[far] & BIT[y]:
                     continue
-                if any(cands[c] & BIT[x] for c in cells_of_bits(lines)):
-                    continue
+                if lines & x_cells[x]:
+                    continue  # x is also outside the rectangle in the far corner's lines
                 yield _ur_step(
                     "hidden-rectangle",
                     ur,
@@ -347,20 +351,14 @@ def find_avoidable_rectangles(grid: Grid) -> Iterator[Step]:
     """Rectangles whose corners were solved (not given) on both diagonals: what remains
     must not complete the pattern (both types; see the two public finders)."""
     values, givens, cands = grid.values, grid.givens, grid.candidates
-    given_bits = solved_bits = 0
-    for c in range(81):
-        if givens[c]:
-            given_bits |= 1 << c
-        elif values[c]:
-            solved_bits |= 1 << c
-    if not solved_bits:
+    # per cell: 0 empty, 1 solved, 5 given (a corner sum of 5 or more holds a given)
+    status = [5 if givens[c] else 1 if values[c] else 0 for c in range(81)]
+    if 1 not in status:
         return
-    for rect, bits in zip(RECTANGLES, _RECT_BITS, strict=True):
-        if bits & given_bits:
-            continue
-        n_solved = (bits & solved_bits).bit_count()
-        if n_solved < 2 or n_solved == 4:
-            continue
+    for rect in RECTANGLES:
+        n_solved = status[rect[0]] + status[rect[1]] + status[rect[2]] + status[rect[3]]
+        if n_solved < 2 or n_solved >= 4:
+            continue  # fewer than two corners solved, all four, or a given
         # The deadly pattern puts one digit on each diagonal.
         diag = [0, 0]  # digit of diagonal tl/br (0) and tr/bl (1)
         ok = True
