@@ -151,29 +151,34 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
     for a, b, _h in strong_links(grid, digit):
         strong.setdefault(a, set()).add(b)
         strong.setdefault(b, set()).add(a)
+    # per cell of the digit, the cells it links to: weakly (its peers holding the digit,
+    # read when the cell is on) and strongly (when off); made once for every start
+    weak_next: list[list[int]] = [[] for _ in range(81)]
+    strong_next: list[list[int]] = [[] for _ in range(81)]
+    for cell in cells_of_bits(digit_bits):
+        weak_next[cell] = cells_of_bits(PEER_BITS[cell] & digit_bits)
+        strong_next[cell] = sorted(strong.get(cell, ()))
+    # state: cell * 2 + on, where on = "true if start is false"; parent: the state it was
+    # reached from (-1 for the start, _UNSEEN not yet), reset after each start
+    parent = [_UNSEEN] * 162
+    depth = [0] * 162  # strong and weak links from the start
     reported: set[frozenset[int]] = set()
     for start in sorted(strong):
-        # state: cell * 2 + on, where on = "true if start is false"; parent: the state it
-        # was reached from (-1 for the start); the queue holds (state, chain length)
-        parent: dict[int, int] = {start * 2: -1}
-        queue: list[tuple[int, int]] = [(start * 2, 0)]
-        head = 0
-        while head < len(queue):
-            here, length = queue[head]
-            head += 1
+        parent[start * 2] = -1
+        depth[start * 2] = 0
+        queue = [start * 2]  # grows while read: the BFS queue, then the states to reset
+        for here in queue:
+            length = depth[here]
             if length >= MAX_CHAIN_NODES:
                 continue
             cell, on = here >> 1, here & 1
-            if on:
-                nexts = cells_of_bits(PEER_BITS[cell] & digit_bits)
-            else:
-                nexts = sorted(strong.get(cell, ()))
-            for nxt in nexts:
+            for nxt in weak_next[cell] if on else strong_next[cell]:
                 state = nxt * 2 + (on ^ 1)
-                if state in parent or nxt == start:
+                if parent[state] != _UNSEEN or nxt == start:
                     continue
                 parent[state] = here
-                queue.append((state, length + 1))
+                depth[state] = length + 1
+                queue.append(state)
                 if not on and length + 1 >= 3 and nxt > start:
                     targets = PEER_BITS[start] & PEER_BITS[nxt] & digit_bits
                     if not targets:
@@ -195,6 +200,8 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
                             digits=(digit,),
                         )
                     )
+        for st in queue:
+            parent[st] = _UNSEEN
     return found
 
 

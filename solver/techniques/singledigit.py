@@ -241,6 +241,12 @@ def _clusters(grid: Grid, digit: int) -> list[tuple[int, int]]:
     return clusters
 
 
+@by_digit_pattern
+def _clusters_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[tuple[int, int]]:
+    """:func:`_clusters`, once per candidate set of the digit (simple and multi colours)."""
+    return _clusters(grid, digit)
+
+
 def _seen_by_any(bits: int) -> int:
     seen = 0
     for c in cells_of_bits(bits):
@@ -277,7 +283,7 @@ def _simple_colours(grid: Grid) -> Iterator[Step]:
 @by_digit_pattern
 def _simple_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
     found: list[Step] = []
-    for side0, side1 in _clusters(grid, digit):
+    for side0, side1 in _clusters_on_digit(grid, digit, digit_bits):
         if side0.bit_count() + side1.bit_count() < 4:
             continue
         for false_side in (side0, side1):
@@ -487,11 +493,6 @@ def describe_dual_empty_rectangle(step: Step) -> str:
 # --- Multi-Colours: two clusters of colours that interact --------------------------------
 
 
-def _sees_any(a: int, b: int) -> bool:
-    """Some cell of cell set ``a`` sees some cell of cell set ``b``."""
-    return bool(_seen_by_any(a) & b)
-
-
 def _multi_colours(grid: Grid) -> Iterator[Step]:
     """HoDoKu's Multi-Colours for every ordered pair of clusters of one digit.
 
@@ -509,20 +510,24 @@ def _multi_colours(grid: Grid) -> Iterator[Step]:
 @by_digit_pattern
 def _multi_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
     found: list[Step] = []
-    clusters = _clusters(grid, digit)
+    clusters = _clusters_on_digit(grid, digit, digit_bits)
+    # per cluster, the cells seeing each colour (read for every pair of clusters)
+    seen = [(_seen_by_any(c1), _seen_by_any(c2)) for c1, c2 in clusters]
     for i, (a1, a2) in enumerate(clusters):
+        sa1, sa2 = seen[i]
         for j, (b1, b2) in enumerate(clusters):
             if i == j:
                 continue
+            sb1, sb2 = seen[j]
             false_cells = 0
-            for own in (a1, a2):
-                if _sees_any(own, b1) and _sees_any(own, b2):
+            for own, s_own in ((a1, sa1), (a2, sa2)):
+                if s_own & b1 and s_own & b2:
                     false_cells |= own
             trap = 0
-            for own, own_opp in ((a1, a2), (a2, a1)):
-                for other, other_opp in ((b1, b2), (b2, b1)):
-                    if _sees_any(own, other):
-                        trap |= _seen_by_any(own_opp) & _seen_by_any(other_opp) & digit_bits
+            for s_own, s_opp in ((sa1, sa2), (sa2, sa1)):
+                for other, s_other_opp in ((b1, sb2), (b2, sb1)):
+                    if s_own & other:
+                        trap |= s_opp & s_other_opp & digit_bits
             for tech, bits in (("multi-colours-2", false_cells), ("multi-colours-1", trap)):
                 if bits:
                     found.append(
