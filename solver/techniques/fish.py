@@ -187,7 +187,7 @@ _FinnedFish = tuple[str, tuple[int, ...], tuple[Candidate, ...], tuple[int, ...]
 
 
 def _finned_fish_for_base(
-    cands: list[int],
+    places: list[int],
     digit: int,
     by_rows: bool,
     combo: tuple[tuple[int, int], ...],
@@ -196,29 +196,35 @@ def _finned_fish_for_base(
 ) -> list[_FinnedFish]:
     """Every finned/sashimi fish on one base; each ``(id, covers, elims, body, fins)``,
     in HoDoKu's order (covers lexicographic) so that Siamese pairs name the same first fish."""
-    bit = BIT[digit]
     n_fins = POPCOUNT[union] - size
-    base_lines = [line for line, _ in combo]
+    base_mask = 0  # the base lines, as bits
+    for line, _ in combo:
+        base_mask |= 1 << line
     found: list[tuple[tuple[int, ...], _FinnedFish]] = []
     for stack, smask in enumerate(_STACK_MASKS):
         inside = union & smask
         if POPCOUNT[inside] < n_fins:
             continue
         for fin_pos in _STACK_SUBSETS[inside][n_fins]:
-            fin_lines = [line for line, pos in combo if pos & fin_pos]
-            band = fin_lines[0] // 3
-            if any(line // 3 != band for line in fin_lines):
-                continue  # fins in two boxes: no cell sees them all
+            band = -1
+            for line, pos in combo:
+                if pos & fin_pos:
+                    if band < 0:
+                        band = line // 3
+                    elif line // 3 != band:
+                        band = 9  # fins in two boxes: no cell sees them all
+            if band == 9:
+                continue
             cover = union & ~fin_pos
+            # the fins' box, outside the base lines and inside the cover, loses the digit
             elims: list[Candidate] = []
             for line in range(band * 3, band * 3 + 3):
-                if line in base_lines:
+                if base_mask >> line & 1:
                     continue
+                hits = places[line] & cover & smask
                 for i in range(stack * 3, stack * 3 + 3):
-                    if cover >> i & 1:
-                        c = line * 9 + i if by_rows else i * 9 + line
-                        if cands[c] & bit:
-                            elims.append((c, digit))
+                    if hits >> i & 1:
+                        elims.append((line * 9 + i if by_rows else i * 9 + line, digit))
             if not elims:
                 continue
             sashimi = any(POPCOUNT[pos & cover] <= 1 for _, pos in combo)
@@ -242,12 +248,14 @@ def _finned_fish_for_base(
 def _finned_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]:
     """Every finned and sashimi fish of ``size`` on one digit (both kinds), each base
     followed by its Siamese pairs."""
-    cands = grid.candidates
     found: list[Step] = []
     # size cover positions plus fin positions inside one stack
     limits = (1, size + 3), (size + 1, size + 3)
+    rows, cols = _line_places(bits)
     for by_rows, combo, union in _base_sets(bits, size, *limits):
-        fishes = _finned_fish_for_base(cands, digit, by_rows, combo, size, union)
+        fishes = _finned_fish_for_base(
+            rows if by_rows else cols, digit, by_rows, combo, size, union
+        )
         if not fishes:
             continue
         base = tuple(line if by_rows else 9 + line for line, _ in combo)
