@@ -97,7 +97,8 @@ class _CoverSearch:
     def run(self) -> list[_Fish]:
         seen = self.digit_bits & common_peers(self.endo)
         if seen:
-            self.dfs(0, self.endo, seen, 0, self.pattern)
+            nfins = 0 if not self.endo else 2 if _more_bits_than(self.endo, 1) else 1
+            self.dfs(0, self.endo, nfins, seen, 0, self.pattern)
         found = self.found
         return [found[k] for k in sorted(found)]
 
@@ -115,11 +116,11 @@ class _CoverSearch:
             tech = (FINNED_FRANKEN_IDS if fins else FRANKEN_IDS)[self.size]
             self.found[houses] = (tech, houses, targets, fins & ~self.endo, self.endo)
 
-    def last_cover(self, union: int, fins: int, seen: int, cannibal: int) -> None:
+    def last_cover(self, union: int, fins: int, nfins: int, seen: int, cannibal: int) -> None:
         """The last cover: any that leaves at most the spare fins (cells it misses)."""
         base_bits, base_mask, chosen = self.base_bits, self.base_mask, self.chosen
         remaining = base_bits & ~union & ~fins
-        spare = self.max_fins - fins.bit_count()
+        spare = self.max_fins - nfins
         # the cover takes one of the first ``spare + 1`` cells left
         tried = 0  # cover houses tried, as bits
         bits = remaining
@@ -133,7 +134,7 @@ class _CoverSearch:
                     continue
                 tried |= 1 << house
                 missed = remaining & ~cover
-                if missed.bit_count() > spare:
+                if _more_bits_than(missed, spare):
                     continue
                 sees = seen
                 while missed:
@@ -150,14 +151,15 @@ class _CoverSearch:
                     )
                     chosen.pop()
 
-    def dfs(self, union: int, fins: int, seen: int, cannibal: int, left: int) -> None:
+    def dfs(self, union: int, fins: int, nfins: int, seen: int, cannibal: int, left: int) -> None:
+        # nfins: how many fins (a count: int.bit_count is a method call once compiled);
         # seen: digit cells that see every fin so far (all digit cells while finless);
         # left: the base pattern bits not yet covered nor emptied by a fin
         base_bits, chosen, size = self.base_bits, self.chosen, self.size
         remaining = base_bits & ~union & ~fins
         if not remaining:
             return  # covered with fewer houses: a smaller fish
-        spare = self.max_fins - fins.bit_count()
+        spare = self.max_fins - nfins
         if chosen and _min_covers(left, self.multi, self.flags, spare) > size - len(chosen):
             return  # what is left needs more covers than remain
         low = remaining & -remaining
@@ -169,16 +171,16 @@ class _CoverSearch:
             chosen.append(house)
             cannibal_now = cannibal | (union & bits & base_bits)
             if last:
-                self.last_cover(union | bits, fins, seen, cannibal_now)
+                self.last_cover(union | bits, fins, nfins, seen, cannibal_now)
             else:
-                self.dfs(union | bits, fins, seen, cannibal_now, left & ~cover_mask[house])
+                self.dfs(union | bits, fins, nfins, seen, cannibal_now, left & ~cover_mask[house])
             chosen.pop()
         if spare:
             cell = low.bit_length() - 1
             seen &= PEER_BITS[cell]
             if seen:
                 one = self.pattern_bit[cell]
-                self.dfs(union, fins | low, seen, cannibal, left & ~(one & ~self.multi))
+                self.dfs(union, fins | low, nfins + 1, seen, cannibal, left & ~(one & ~self.multi))
 
 
 # Cells of each cross group: stacks when rows are the lines (covers are columns and
@@ -244,49 +246,56 @@ _BOX_FLAG: Final = tuple(
 )
 
 
-_GROUP_COST: Final[dict[int, tuple[int, int]]] = {}
-
-
-def _group_cost(key: int) -> tuple[int, int]:
-    """(fewest covers, covers one fin can save) for one cross group; ``key`` holds the
-    table index and, above bit 12, the pattern bits that stand for one cell only (only a
-    fin there empties its bit)."""
-    cost = _GROUP_COST.get(key)
-    if cost is None:
-        index = key & 4095
-        single = key >> 12
+def _savers_table() -> tuple[int, ...]:
+    """Per cross-group table index, the pattern bits whose removal (a fin there) lowers
+    the fewest covers (by one: a cover of the rest plus one through the cell covers all)."""
+    table = []
+    for index in range(4096):
         best = _MIN_COVERS[index]
-        saved = 0
-        while single and not saved:
-            low = single & -single
-            saved = best - _MIN_COVERS[index ^ low]
-            single ^= low
-        cost = _GROUP_COST[key] = (best, saved)
-    return cost
+        table.append(
+            sum(1 << b for b in range(9) if index >> b & 1 and _MIN_COVERS[index ^ 1 << b] < best)
+        )
+    return tuple(table)
+
+
+_SAVERS: Final = _savers_table()
 
 
 def _min_covers(pattern: int, multi: int, flags: int, fins: int) -> int:
     """A lower bound on the covers a base needs with at most ``fins`` (<= 2) fins.
 
     Cover houses never span two cross groups, so the groups add up; a fin saves at most
-    one cover, in its group, and a second fin in the same group at most one more.
+    one cover, in its group, and a second fin in the same group at most one more. Per
+    group, a table index holds its 9 pattern bits and 3 box flags; a fin saves a cover
+    only on a pattern bit that stands for one cell (not in ``multi``).
     """
     single = pattern & ~multi
-    get = _GROUP_COST.get
-    key = (pattern & 511) | (flags & 7) << 9 | (single & 511) << 12
-    a, sa = get(key) or _group_cost(key)
-    key = (pattern >> 9 & 511) | (flags >> 3 & 7) << 9 | (single >> 9 & 511) << 12
-    b, sb = get(key) or _group_cost(key)
-    key = (pattern >> 18) | (flags >> 6) << 9 | (single >> 18) << 12
-    c, sc = get(key) or _group_cost(key)
-    total = a + b + c
+    a = (pattern & 511) | (flags & 7) << 9
+    b = (pattern >> 9 & 511) | (flags >> 3 & 7) << 9
+    c = (pattern >> 18) | (flags >> 6) << 9
+    total = _MIN_COVERS[a] + _MIN_COVERS[b] + _MIN_COVERS[c]
     if not fins or not single:
         return total
-    saves = sa or sb or sc  # some single fin saves a cover
+    # some single fin saves a cover
+    saves = (
+        1
+        if single & 511 & _SAVERS[a] or single >> 9 & 511 & _SAVERS[b] or single >> 18 & _SAVERS[c]
+        else 0
+    )
     if fins == 1:
         return total - saves
     # two fins: each saves one at most, and the first saves none unless some fin can
     return total - 1 - saves
+
+
+def _more_bits_than(bits: int, limit: int) -> bool:
+    """Whether ``bits`` has more than ``limit`` bits set (int.bit_count is a method call
+    once compiled; this clears at most ``limit`` bits)."""
+    for _ in range(limit):
+        if not bits:
+            return False
+        bits &= bits - 1
+    return bits != 0
 
 
 # One result of a digit's search, digit left out: (technique, base houses, cover houses,
@@ -353,7 +362,7 @@ def _search_digit(digit_bits: int, size: int) -> Iterator[_Found]:
             for _, bits, _, _, _ in combo:
                 endo |= base_bits & bits
                 base_bits |= bits
-            if endo.bit_count() > max_endo:
+            if _more_bits_than(endo, max_endo):
                 continue
             base = tuple(u[0] for u in combo)
             base_mask = 0
