@@ -7,6 +7,7 @@ shown to users as a solving method.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .grid import ALL_DIGITS, BIT, CELLS, HOUSES, PEERS, POPCOUNT, SINGLE
 
@@ -16,7 +17,8 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
 
     Naked singles go through a stack (a placement pushes the peers it leaves with one
     candidate) instead of rescanning the grid; hidden singles are looked for once the
-    stack is empty. The result (the closure under singles) does not depend on the order.
+    stack is empty, in the houses where a cell changed since they were last looked at.
+    The result (the closure under singles) does not depend on the order.
     """
     stack: list[int] = []
     for c in CELLS:
@@ -26,6 +28,7 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
                 return False
             if SINGLE[m]:
                 stack.append(c)
+    dirty = _ALL_HOUSES  # houses to look at for hidden singles, as 27 bits
     while True:
         while stack:
             c = stack.pop()
@@ -37,6 +40,7 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
                 return False  # its last candidate went to a peer placed since it was pushed
             values[c] = d
             cands[c] = 0
+            dirty |= _HOUSE_BITS_OF[c]
             clear = ~m
             for p in PEERS[c]:
                 if values[p] == d:
@@ -47,9 +51,13 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
                     cands[p] = pm
                     if not pm:
                         return False
+                    dirty |= _HOUSE_BITS_OF[p]
                     if SINGLE[pm]:
                         stack.append(p)
-        for house in HOUSES:
+        while dirty and not stack:
+            h = (dirty & -dirty).bit_length() - 1
+            dirty &= dirty - 1
+            house = HOUSES[h]
             once = twice = placed = 0
             for c in house:
                 m = cands[c]
@@ -64,11 +72,20 @@ def _propagate(values: list[int], cands: list[int]) -> bool:
                 hidden ^= bit
                 for c in house:
                     if cands[c] & bit:
-                        cands[c] = bit
+                        if cands[c] != bit:
+                            cands[c] = bit
+                            dirty |= _HOUSE_BITS_OF[c]
                         stack.append(c)
                         break
         if not stack:
             return True
+
+
+_ALL_HOUSES: Final = (1 << 27) - 1
+# per cell, its three houses as bits of a 27-bit set
+_HOUSE_BITS_OF: Final[tuple[int, ...]] = tuple(
+    sum(1 << h for h in range(27) if c in HOUSES[h]) for c in CELLS
+)
 
 
 def branch_cell(values: list[int], cands: list[int]) -> int:
