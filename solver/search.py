@@ -12,23 +12,30 @@ from typing import Final
 from .grid import ALL_DIGITS, BIT, CELLS, HOUSES, PEERS, POPCOUNT, SINGLE
 
 
-def _propagate(values: list[int], cands: list[int]) -> bool:
+def _propagate(values: list[int], cands: list[int], changed: int = -1) -> bool:
     """Place naked and hidden singles until none is left; False on a contradiction.
 
     Naked singles go through a stack (a placement pushes the peers it leaves with one
     candidate) instead of rescanning the grid; hidden singles are looked for once the
     stack is empty, in the houses where a cell changed since they were last looked at.
     The result (the closure under singles) does not depend on the order.
+
+    ``changed``: the one cell, now left one candidate, by which ``cands`` differs from a
+    state closed under singles (a branch of the search); only it needs looking at.
     """
     stack: list[int] = []
-    for c in CELLS:
-        if not values[c]:
-            m = cands[c]
-            if not m:
-                return False
-            if SINGLE[m]:
-                stack.append(c)
-    dirty = _ALL_HOUSES  # houses to look at for hidden singles, as 27 bits
+    dirty = 0  # houses to look at for hidden singles, as 27 bits
+    if changed >= 0:
+        stack.append(changed)
+    else:
+        for c in CELLS:
+            if not values[c]:
+                m = cands[c]
+                if not m:
+                    return False
+                if SINGLE[m]:
+                    stack.append(c)
+        dirty = _ALL_HOUSES
     while True:
         while stack:
             c = stack.pop()
@@ -101,8 +108,10 @@ def branch_cell(values: list[int], cands: list[int]) -> int:
     return best
 
 
-def _search(values: list[int], cands: list[int], limit: int, out: list[list[int]]) -> None:
-    if not _propagate(values, cands):
+def _search(
+    values: list[int], cands: list[int], limit: int, out: list[list[int]], changed: int = -1
+) -> None:
+    if not _propagate(values, cands, changed):
         return
     best = branch_cell(values, cands)
     if best < 0:
@@ -114,7 +123,7 @@ def _search(values: list[int], cands: list[int], limit: int, out: list[list[int]
         m ^= bit
         v2, c2 = values[:], cands[:]
         c2[best] = bit
-        _search(v2, c2, limit, out)
+        _search(v2, c2, limit, out, best)
 
 
 def solutions(values: Sequence[int], limit: int = 2) -> list[list[int]]:
