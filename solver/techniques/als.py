@@ -26,7 +26,10 @@ from typing import Final
 from ..grid import (
     ALL_CELLS,
     DIGITS_IN,
+    HOUSE_BITS,
     HOUSES,
+    HOUSES_OF,
+    PEER_BITS,
     POPCOUNT,
     Grid,
     cell_name,
@@ -41,9 +44,10 @@ MAX_CHAIN_ALS: Final = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
 BLOSSOM_BUDGET: Final = 20000  # petal combinations tried per search
 
 
-@dataclass(frozen=True, slots=True)
 class Als:
-    """One almost locked set: cells (81-bit set and tuple), digits and per-digit sets."""
+    """One almost locked set: cells (81-bit set and tuple), digits and per-digit sets.
+
+    A plain class (not a dataclass): compiled, its ``__init__`` is a direct call."""
 
     bits: int
     cells: tuple[int, ...]
@@ -54,16 +58,48 @@ class Als:
     dcells: tuple[int, ...]
     buddies: tuple[int, ...]
 
+    def __init__(
+        self,
+        bits: int,
+        cells: tuple[int, ...],
+        mask: int,
+        house: int,
+        dcells: tuple[int, ...],
+        buddies: tuple[int, ...],
+    ) -> None:
+        self.bits = bits
+        self.cells = cells
+        self.mask = mask
+        self.house = house
+        self.dcells = dcells
+        self.buddies = buddies
+
+    def _key(self) -> tuple[int, tuple[int, ...], int, int, tuple[int, ...], tuple[int, ...]]:
+        return (self.bits, self.cells, self.mask, self.house, self.dcells, self.buddies)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Als) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Als(bits={self.bits!r}, cells={self.cells!r}, mask={self.mask!r}, "
+            f"house={self.house!r}, dcells={self.dcells!r}, buddies={self.buddies!r})"
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class AlsIndex:
     """Every ALS of a state, the restricted commons between them and per-digit cell sets."""
 
     alses: tuple[Als, ...]
-    # links[i]: (j, rc mask) for every ALS j that does not overlap i and shares an RC.
-    links: tuple[tuple[tuple[int, int], ...], ...]
+    # links[i]: j << 9 | rc mask for every ALS j that does not overlap i and shares an
+    # RC, j ascending
+    links: list[list[int]]
     # overlap_links: the same, also for overlapping ALS (the RC digits outside the overlap)
-    overlap_links: tuple[tuple[tuple[int, int], ...], ...]
+    overlap_links: list[list[int]]
     digit_bits: tuple[int, ...]  # digit_bits[d]: cells with candidate d
 
 
@@ -72,32 +108,140 @@ _LOW: Final = tuple((s & -s).bit_length() - 1 for s in range(512))
 _REST: Final = tuple(s & (s - 1) for s in range(512))
 _SIZE: Final = tuple(bin(s).count("1") for s in range(512))
 
+_LO_BITS: Final = 54  # a cell set in two machine words: cells 0..53 and 54..80
+_LO_MASK: Final = (1 << 54) - 1
 
-def _collect_alses(grid: Grid, digit_bits: tuple[int, ...]) -> list[Als]:
+
+def _house_tables() -> tuple[
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+]:
+    """Per house h and 9-bit mask m of its cells (index h * 512 + m): the cell set
+    (81-bit), its cells, its canonical index (the first house holding all of them), the
+    set and the cells seeing all of them in 54/27-bit halves, and the lowest cell."""
+    bits_of: list[int] = []
+    cells_of: list[tuple[int, ...]] = []
+    canon: list[int] = []
+    lo: list[int] = []
+    hi: list[int] = []
+    peers_lo: list[int] = []
+    peers_hi: list[int] = []
+    low: list[int] = []
+    for h in range(27):
+        house = HOUSES[h]
+        for m in range(512):
+            cells = tuple(house[k] for k in range(9) if m >> k & 1)
+            bits = 0
+            seen = ALL_CELLS
+            for c in cells:
+                bits |= 1 << c
+                seen &= PEER_BITS[c]
+            first = h
+            if cells:
+                first = min(x for x in HOUSES_OF[cells[0]] if bits & ~HOUSE_BITS[x] == 0)
+            where = HOUSES[first]
+            canon.append(first * 512 + sum(1 << where.index(c) for c in cells))
+            bits_of.append(bits)
+            cells_of.append(cells)
+            lo.append(bits & _LO_MASK)
+            hi.append(bits >> _LO_BITS)
+            peers_lo.append(seen & _LO_MASK)
+            peers_hi.append(seen >> _LO_BITS)
+            low.append(cells[0] if cells else -1)
+    return (
+        tuple(bits_of),
+        tuple(cells_of),
+        tuple(canon),
+        tuple(lo),
+        tuple(hi),
+        tuple(peers_lo),
+        tuple(peers_hi),
+        tuple(low),
+    )
+
+
+_TABLES: Final = _house_tables()
+_SET_BITS: Final = _TABLES[0]
+_SET_CELLS: Final = _TABLES[1]
+_CANON: Final = _TABLES[2]
+_SET_LO: Final = _TABLES[3]
+_SET_HI: Final = _TABLES[4]
+_SEEN_LO: Final = _TABLES[5]
+_SEEN_HI: Final = _TABLES[6]
+_SET_LOW: Final = _TABLES[7]
+_PATTERNS: Final = 27 * 512
+_NO_PATTERNS: Final = [-1] * 9
+
+
+def _collect_alses(
+    grid: Grid,
+    digit_bits: tuple[int, ...],
+    keys: list[int],
+    pats: list[int],
+    by_digit: list[list[int]],
+) -> list[Als]:
+    """The ALS of ``grid``, house by house (a set lying in two houses belongs to the
+    first). ``keys[i]`` gets the index (house * 512 + house cells mask) of ALS i's cells,
+    ``pats[i * 9 + d - 1]`` the canonical index of its d-cells (-1: no d) and
+    ``by_digit[d]`` the ALS holding d."""
     cands, values = grid.candidates, grid.values
-    found: dict[int, Als] = {}
-    seen_memo: dict[int, int] = {}
+    found: list[Als] = []
     low_, rest_, size_, popcount = _LOW, _REST, _SIZE, POPCOUNT
-    for h, house in enumerate(HOUSES):
-        empty = [c for c in house if not values[c]]
-        n = len(empty)
+    canon, set_bits, set_cells = _CANON, _SET_BITS, _SET_CELLS
+    seen_lo, seen_hi = _SEEN_LO, _SEEN_HI
+    dloc = [0] * 10
+    for h in range(27):
+        house = HOUSES[h]
+        pos: list[int] = []
+        cm: list[int] = []
+        for d in range(10):
+            dloc[d] = 0
+        for k in range(9):
+            c = house[k]
+            if not values[c]:
+                m = cands[c]
+                pos.append(1 << k)
+                cm.append(m)
+                for d in DIGITS_IN[m]:
+                    dloc[d] |= 1 << k
+        n = len(pos)
         if n < 2:
             continue
-        cm = [cands[c] for c in empty]
+        base = h * 512
         masks = [0] * (1 << n)
+        places = [0] * (1 << n)
         for s in range(1, 1 << n):
-            m = masks[rest_[s]] | cm[low_[s]]
+            r = rest_[s]
+            lw = low_[s]
+            m = masks[r] | cm[lw]
             masks[s] = m
+            pm = places[r] | pos[lw]
+            places[s] = pm
             k = size_[s]
-            if popcount[m] == k + 1 and k <= MAX_ALS_CELLS:
-                bits = 0
-                t = s
-                while t:
-                    bits |= 1 << empty[low_[t]]
-                    t = rest_[t]
-                if bits not in found:
-                    found[bits] = make_als(bits, m, h, digit_bits, seen_memo)
-    return list(found.values())
+            if popcount[m] != k + 1 or k > MAX_ALS_CELLS:
+                continue
+            key = base + pm
+            if canon[key] >> 9 != h:
+                continue  # found in an earlier house
+            i = len(found)
+            keys.append(key)
+            pats.extend(_NO_PATTERNS)
+            dcells = [0] * 10
+            buddies = [0] * 10
+            for d in DIGITS_IN[m]:
+                p = canon[base + (pm & dloc[d])]
+                dcells[d] = set_bits[p]
+                buddies[d] = (seen_lo[p] | seen_hi[p] << _LO_BITS) & digit_bits[d]
+                pats[i * 9 + d - 1] = p
+                by_digit[d].append(i)
+            found.append(Als(set_bits[key], set_cells[key], m, h, tuple(dcells), tuple(buddies)))
+    return found
 
 
 def make_als(
@@ -119,62 +263,97 @@ def make_als(
 def als_index(grid: Grid) -> AlsIndex:
     """The ALS and restricted commons of ``grid``'s state (cached for the last state)."""
     digit_bits = tuple(digit_patterns(grid))
-    alses = _collect_alses(grid, digit_bits)
-    # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them and
-    # test each pair of groups once instead of every pair of ALS.
-    # i << 16 | j (i < j; at most 27 * 512 sets, so j fits 16 bits) -> RC digit mask
-    rc_of: dict[int, int] = {}
-    seen_memo: dict[int, int] = {}
+    keys: list[int] = []
+    pats: list[int] = []
+    by_digit: list[list[int]] = [[] for _ in range(10)]
+    alses = _collect_alses(grid, digit_bits, keys, pats, by_digit)
+    count = len(alses)
+    set_lo, set_hi, seen_lo, seen_hi, set_low = _SET_LO, _SET_HI, _SEEN_LO, _SEEN_HI, _SET_LOW
+    # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them
+    # (their canonical index) and test each pair of groups once instead of every pair of
+    # ALS. hits: (i << 14 | j) << 4 | d for i < j (at most 27 * 512 sets: 14 bits).
+    hits: list[int] = []
+    head = [-1] * _PATTERNS  # per pattern: its last ALS, then through ``after``
+    after = [-1] * count
     for d in range(1, 10):
-        groups: dict[int, list[int]] = {}
-        for i, a in enumerate(alses):
-            dc = a.dcells[d]
-            if dc:
-                groups.setdefault(dc, []).append(i)
-        dbit = 1 << (d - 1)
-        by_low: dict[int, list[tuple[int, list[int]]]] = {}
-        for s2, l2 in groups.items():
-            by_low.setdefault((s2 & -s2).bit_length() - 1, []).append((s2, l2))
-        for s1, l1 in groups.items():
-            seen = seen_memo.get(s1)
-            if seen is None:
-                seen = seen_memo[s1] = common_peers(s1)
-            seen &= digit_bits[d]
-            for c in cells_of_bits(seen):
-                for s2, l2 in by_low.get(c, ()):
-                    if s2 & ~seen:
-                        continue
-                    for i in l1:
-                        for j in l2:
-                            if i < j:
-                                key = i << 16 | j
-                                rc_of[key] = rc_of.get(key, 0) | dbit
-    links: list[list[tuple[int, int]]] = [[] for _ in alses]
-    overlap_links: list[list[tuple[int, int]]] = [[] for _ in alses]
-    for key, rc in sorted(rc_of.items()):
-        i, j = key >> 16, key & 0xFFFF
-        a, b = alses[i], alses[j]
-        shared = a.bits & b.bits
-        if shared:
+        members = by_digit[d]
+        if not members:
+            continue
+        patterns: list[int] = []
+        for i in members:
+            p = pats[i * 9 + d - 1]
+            if head[p] < 0:
+                patterns.append(p)
+            after[i] = head[p]
+            head[p] = i
+        # per cell: the patterns whose lowest cell it is (through ``next_pattern``)
+        by_low = [-1] * 81
+        next_pattern = [-1] * len(patterns)
+        for b in range(len(patterns)):
+            c = set_low[patterns[b]]
+            next_pattern[b] = by_low[c]
+            by_low[c] = b
+        dbits = digit_bits[d]
+        dlo = dbits & _LO_MASK
+        dhi = dbits >> _LO_BITS
+        for p in patterns:
+            slo = seen_lo[p] & dlo
+            shi = seen_hi[p] & dhi
+            half = 0
+            while half < 2:
+                rest = slo if half == 0 else shi
+                offset = 0 if half == 0 else _LO_BITS
+                half += 1
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    b = by_low[low.bit_length() - 1 + offset]
+                    while b >= 0:
+                        q = patterns[b]
+                        b = next_pattern[b]
+                        if set_lo[q] & ~slo or set_hi[q] & ~shi:
+                            continue
+                        i = head[p]
+                        while i >= 0:
+                            j = head[q]
+                            while j >= 0:
+                                if i < j:
+                                    hits.append((i << 14 | j) << 4 | d)
+                                j = after[j]
+                            i = after[i]
+        for p in patterns:
+            head[p] = -1
+    hits.sort()
+    links: list[list[int]] = [[] for _ in range(count)]
+    overlap_links: list[list[int]] = [[] for _ in range(count)]
+    n = len(hits)
+    k = 0
+    while k < n:
+        pair = hits[k] >> 4
+        rc = 0
+        while k < n and hits[k] >> 4 == pair:
+            rc |= 1 << ((hits[k] & 15) - 1)
+            k += 1
+        i = pair >> 14
+        j = pair & 0x3FFF
+        ka, kb = keys[i], keys[j]
+        shared_lo = set_lo[ka] & set_lo[kb]
+        shared_hi = set_hi[ka] & set_hi[kb]
+        if shared_lo or shared_hi:
             # an RC digit may not lie in the overlap (it would be in both sets)
             for d in DIGITS_IN[rc]:
-                if (a.dcells[d] | b.dcells[d]) & shared:
+                pa, pb = pats[i * 9 + d - 1], pats[j * 9 + d - 1]
+                if (set_lo[pa] | set_lo[pb]) & shared_lo or (set_hi[pa] | set_hi[pb]) & shared_hi:
                     rc &= ~(1 << (d - 1))
             if rc:
-                overlap_links[i].append((j, rc))
-                overlap_links[j].append((i, rc))
+                overlap_links[i].append(j << 9 | rc)
+                overlap_links[j].append(i << 9 | rc)
         else:
-            links[i].append((j, rc))
-            links[j].append((i, rc))
-            overlap_links[i].append((j, rc))
-            overlap_links[j].append((i, rc))
-    index = AlsIndex(
-        tuple(alses),
-        tuple(tuple(x) for x in links),
-        tuple(tuple(x) for x in overlap_links),
-        digit_bits,
-    )
-    return index
+            links[i].append(j << 9 | rc)
+            links[j].append(i << 9 | rc)
+            overlap_links[i].append(j << 9 | rc)
+            overlap_links[j].append(i << 9 | rc)
+    return AlsIndex(tuple(alses), links, overlap_links, digit_bits)
 
 
 def _common_elims(a: Als, b: Als, digits: int) -> set[tuple[int, int]]:
@@ -247,9 +426,11 @@ def find_als_xz(grid: Grid) -> Iterator[Step]:
     reported: set[frozenset[tuple[int, int]]] = set()
     for i, links in enumerate(index.links):
         a = alses[i]
-        for j, rc in links:
+        for link in links:
+            j = link >> 9
             if j < i:
                 continue
+            rc = link & 0x1FF
             b = alses[j]
             common = a.mask & b.mask
             if POPCOUNT[rc] != 2 and not any(
@@ -297,9 +478,13 @@ def find_als_xy_wing(grid: Grid) -> Iterator[Step]:
     reported: set[frozenset[tuple[int, int]]] = set()
     for k, links in enumerate(index.overlap_links):
         c = alses[k]
-        for n, (i, rc1) in enumerate(links):
+        for n in range(len(links)):
+            i = links[n] >> 9
+            rc1 = links[n] & 0x1FF
             a = alses[i]
-            for j, rc2 in links[n + 1 :]:
+            for m in range(n + 1, len(links)):
+                j = links[m] >> 9
+                rc2 = links[m] & 0x1FF
                 if rc1 == rc2 and POPCOUNT[rc1] == 1:
                     continue  # C may hold neither: it can miss the one digit
                 b = alses[j]
@@ -339,103 +524,141 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
     index = als_index(grid)
     alses = index.alses
     count = len(alses)
-    # per set, its links packed as next set << 9 | RC mask (no tuple to unpack per link)
-    packed = [[j << 9 | rc for j, rc in out] for out in index.links]
-    # States seen from the current start, as flags in a flat list instead of a dict of
-    # boxed ints: index ((actual id * count + set) * 9 + first RC digit) * 3 + length - 2,
-    # where an RC mask gets a small id when first met (most are one digit); reset after
-    # each start through ``touched``.
+    packed = index.links  # per set, its links as next set << 9 | RC mask
+    set_masks = [a.mask for a in alses]
+    # A state is one int, its flag: ((actual id * count + set) * 9 + first RC digit - 1)
+    # * 3 + min(sets so far, 4) - 2, where an RC mask gets a small id when first met
+    # (most are one digit). parent[flag]: 0 unseen, 1 a first link, else the flag it was
+    # reached from + 2; reset after each start through the frontiers.
     mask_id = [-1] * 512
-    masks = 0
-    seen: list[bool] = []
-    touched: list[int] = []
+    id_mask: list[int] = []
+    parent: list[int] = []
+    # moves[actual id * count + set]: from the set reached by that RC, its next links
+    # (the RC used next must differ) as (next flag base << 9 | RC) << 16 | next set, where
+    # the flag base is (next actual id * count + next set) * 27: the same for every
+    # start, first RC and length (``_UNSET``: not yet listed)
+    moves: list[list[int]] = []
     reported: set[frozenset[tuple[int, int]]] = set()
     for start in range(count):
         first = alses[start]
         if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
             continue  # nothing outside the first set sees any of its digits
-        # state: (set, RC mask just used, first RC mask, min(sets so far, 4)) packed in an
-        # int (see _state); parent: the state it was reached from, -1 for the first link
-        parent: dict[int, int] = {}
+        first_mask = first.mask
         frontier: list[int] = []
         for link in packed[start]:
             nxt = link >> 9
             for x in DIGITS_IN[link & 0x1FF]:
                 bit = 1 << (x - 1)
-                if mask_id[bit] < 0:
-                    mask_id[bit] = masks
-                    masks += 1
-                    seen.extend([False] * (count * 27))
-                flag = ((mask_id[bit] * count + nxt) * 9 + x - 1) * 3
-                if not seen[flag]:
-                    seen[flag] = True
-                    touched.append(flag)
-                    state = _state(nxt, bit, bit, 2)
-                    parent[state] = -1
-                    frontier.append(state)
+                aid = mask_id[bit]
+                if aid < 0:
+                    aid = _new_mask_id(bit, count, mask_id, id_mask, parent, moves)
+                flag = (aid * count + nxt) * 27 + (x - 1) * 3
+                if not parent[flag]:
+                    parent[flag] = 1
+                    frontier.append(flag)
+        levels = [frontier]
         shown: set[int] = set()  # (end set, z digits) already reported from this start
         length = 2
         while frontier and length < MAX_CHAIN_ALS:
             length += 1
+            short = length < 4
             nxt_frontier: list[int] = []
             for state in frontier:
-                here, last, x1 = state >> 21, state >> 12 & 0x1FF, state >> 3 & 0x1FF
-                tail = x1 << 3 | min(length, 4)  # _state's low bits, the same for every link
-                flag_tail = (x1.bit_length() - 1) * 3 + min(length, 4) - 2
-                for link in packed[here]:
-                    actual = link & 0x1FF & ~last  # the RC used next must differ from the last
-                    nxt = link >> 9
-                    if not actual or nxt == start:
+                node = state // 27
+                tail = state - node * 27
+                first_digit = tail // 3  # the first RC's digit - 1
+                x1 = 1 << first_digit
+                flag_tail = first_digit * 3 + (1 if short else 2)
+                at = moves[node]
+                if at is _UNSET:
+                    at = _moves(node, count, packed, mask_id, id_mask, parent, moves)
+                for move in at:
+                    nxt = move & 0xFFFF
+                    if nxt == start:
                         continue
-                    aid = mask_id[actual]
-                    if aid < 0:
-                        aid = mask_id[actual] = masks
-                        masks += 1
-                        seen.extend([False] * (count * 27))
-                    flag = (aid * count + nxt) * 27 + flag_tail
-                    if seen[flag]:
+                    flag = (move >> 25) + flag_tail
+                    if parent[flag]:
                         continue
-                    seen[flag] = True
-                    touched.append(flag)
-                    new = (nxt << 9 | actual) << 12 | tail
-                    parent[new] = state
-                    nxt_frontier.append(new)
-                    if length < 4:
+                    parent[flag] = state + 2
+                    nxt_frontier.append(flag)
+                    if short:
                         continue
-                    end = alses[nxt]
-                    zs = first.mask & end.mask & ~x1 & ~actual
+                    actual = move >> 16 & 0x1FF
+                    zs = first_mask & set_masks[nxt] & ~x1 & ~actual
                     if not zs or (nxt << 9 | zs) in shown:
                         continue  # the eliminations depend only on the ends and zs
+                    end = alses[nxt]
                     if not any(first.buddies[z] & end.buddies[z] for z in DIGITS_IN[zs]):
                         continue
-                    states = _chain_states(parent, new)
-                    path = [start, *(st >> 21 for st in states)]
+                    states = _chain_states(parent, flag)
+                    path = [start, *(st // 27 % count for st in states)]
                     if len(set(path)) < len(path):
                         continue  # a set used twice is no chain to show
                     shown.add(nxt << 9 | zs)
                     elims = _common_elims(first, end, zs)
                     if not _new(reported, elims):
                         continue
-                    rcs = [st >> 12 & 0x1FF for st in states]
+                    rcs = [id_mask[st // 27 // count] for st in states]
                     chain = [alses[i] for i in path]
                     yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
             frontier = nxt_frontier
-        for flag in touched:
-            seen[flag] = False
-        touched.clear()
+            levels.append(frontier)
+        for level in levels:
+            for flag in level:
+                parent[flag] = 0
 
 
-def _state(als: int, rc: int, first_rc: int, sets: int) -> int:
-    """An ALS-chain search state as one int: set index, RC masks (9 bits), 3-bit count."""
-    return ((als << 9 | rc) << 9 | first_rc) << 3 | sets
+_UNSET: Final[list[int]] = []
 
 
-def _chain_states(parent: dict[int, int], state: int) -> list[int]:
-    """The search states of the chain ending in ``state``, from the start."""
-    out = []
-    while state >= 0:
-        out.append(state)
-        state = parent[state]
+def _new_mask_id(
+    rc: int,
+    count: int,
+    mask_id: list[int],
+    id_mask: list[int],
+    parent: list[int],
+    moves: list[list[int]],
+) -> int:
+    """Give the RC mask ``rc`` the next id and make room for its states."""
+    aid = mask_id[rc] = len(id_mask)
+    id_mask.append(rc)
+    parent.extend([0] * (count * 27))
+    moves.extend([_UNSET] * count)
+    return aid
+
+
+def _moves(
+    node: int,
+    count: int,
+    packed: list[list[int]],
+    mask_id: list[int],
+    id_mask: list[int],
+    parent: list[int],
+    moves: list[list[int]],
+) -> list[int]:
+    """The next links from set ``node % count`` reached by RC id ``node // count``."""
+    here = node % count
+    last = id_mask[node // count]
+    out: list[int] = []
+    for link in packed[here]:
+        actual = link & 0x1FF & ~last  # the RC used next must differ from the last
+        if not actual:
+            continue
+        nxt = link >> 9
+        aid = mask_id[actual]
+        if aid < 0:
+            aid = _new_mask_id(actual, count, mask_id, id_mask, parent, moves)
+        out.append(((aid * count + nxt) * 27 << 9 | actual) << 16 | nxt)
+    moves[node] = out
+    return out
+
+
+def _chain_states(parent: list[int], flag: int) -> list[int]:
+    """The search states (flags) of the chain ending in ``flag``, from the start."""
+    out = [flag]
+    while parent[flag] > 1:
+        flag = parent[flag] - 2
+        out.append(flag)
     return out[::-1]
 
 
