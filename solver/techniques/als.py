@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from ..grid import (
     ALL_CELLS,
@@ -57,6 +57,12 @@ class Als:
     # d and see every d of the ALS (d is false there if the ALS holds it).
     dcells: tuple[int, ...]
     buddies: tuple[int, ...]
+    # The cells (lo, hi) and the buddies (blo[d], bhi[d]) in 54/27-bit halves (machine
+    # words): filled for the sets of ``als_index`` only (``make_als`` leaves them empty).
+    lo: int
+    hi: int
+    blo: tuple[int, ...]
+    bhi: tuple[int, ...]
 
     def __init__(
         self,
@@ -66,6 +72,10 @@ class Als:
         house: int,
         dcells: tuple[int, ...],
         buddies: tuple[int, ...],
+        lo: int = 0,
+        hi: int = 0,
+        blo: tuple[int, ...] = (),
+        bhi: tuple[int, ...] = (),
     ) -> None:
         self.bits = bits
         self.cells = cells
@@ -73,6 +83,10 @@ class Als:
         self.house = house
         self.dcells = dcells
         self.buddies = buddies
+        self.lo = lo
+        self.hi = hi
+        self.blo = blo
+        self.bhi = bhi
 
     def _key(self) -> tuple[int, tuple[int, ...], int, int, tuple[int, ...], tuple[int, ...]]:
         return (self.bits, self.cells, self.mask, self.house, self.dcells, self.buddies)
@@ -194,7 +208,9 @@ def _collect_alses(
     found: list[Als] = []
     low_, rest_, size_, popcount = _LOW, _REST, _SIZE, POPCOUNT
     canon, set_bits, set_cells = _CANON, _SET_BITS, _SET_CELLS
-    seen_lo, seen_hi = _SEEN_LO, _SEEN_HI
+    seen_lo, seen_hi, set_lo, set_hi = _SEEN_LO, _SEEN_HI, _SET_LO, _SET_HI
+    dlo = [d & _LO_MASK for d in digit_bits]
+    dhi = [d >> _LO_BITS for d in digit_bits]
     dloc = [0] * 10
     for h in range(27):
         house = HOUSES[h]
@@ -234,13 +250,30 @@ def _collect_alses(
             pats.extend(_NO_PATTERNS)
             dcells = [0] * 10
             buddies = [0] * 10
+            blo = [0] * 10
+            bhi = [0] * 10
             for d in DIGITS_IN[m]:
                 p = canon[base + (pm & dloc[d])]
                 dcells[d] = set_bits[p]
-                buddies[d] = (seen_lo[p] | seen_hi[p] << _LO_BITS) & digit_bits[d]
+                lo = blo[d] = seen_lo[p] & dlo[d]
+                hi = bhi[d] = seen_hi[p] & dhi[d]
+                buddies[d] = lo | hi << _LO_BITS
                 pats[i * 9 + d - 1] = p
                 by_digit[d].append(i)
-            found.append(Als(set_bits[key], set_cells[key], m, h, tuple(dcells), tuple(buddies)))
+            found.append(
+                Als(
+                    set_bits[key],
+                    set_cells[key],
+                    m,
+                    h,
+                    tuple(dcells),
+                    tuple(buddies),
+                    set_lo[key],
+                    set_hi[key],
+                    tuple(blo),
+                    tuple(bhi),
+                )
+            )
     return found
 
 
@@ -365,6 +398,12 @@ def _common_elims(a: Als, b: Als, digits: int) -> set[tuple[int, int]]:
     return out
 
 
+def _sees_common(a: Als, b: Als, digits: int) -> bool:
+    """Whether ``_common_elims(a, b, digits)`` is not empty (on the halves: no sets)."""
+    alo, ahi, blo, bhi = a.blo, a.bhi, b.blo, b.bhi
+    return any(alo[z] & blo[z] or ahi[z] & bhi[z] for z in DIGITS_IN[digits])
+
+
 def _new(reported: set[frozenset[tuple[int, int]]], elims: set[tuple[int, int]]) -> bool:
     """True the first time a set of eliminations is seen (one instance per result)."""
     key = frozenset(elims)
@@ -433,10 +472,14 @@ def find_als_xz(grid: Grid) -> Iterator[Step]:
             rc = link & 0x1FF
             b = alses[j]
             common = a.mask & b.mask
-            if POPCOUNT[rc] != 2 and not any(
-                a.buddies[z] & b.buddies[z] and rc & ~(1 << (z - 1)) for z in DIGITS_IN[common]
-            ):
-                continue  # no cell sees a common digit (but the RC) in both sets
+            if POPCOUNT[rc] != 2:
+                sees = False
+                for z in DIGITS_IN[common]:
+                    if rc & ~(1 << (z - 1)) and (a.blo[z] & b.blo[z] or a.bhi[z] & b.bhi[z]):
+                        sees = True
+                        break
+                if not sees:
+                    continue  # no cell sees a common digit (but the RC) in both sets
             elims: set[tuple[int, int]] = set()
             for x in DIGITS_IN[rc]:
                 elims |= _common_elims(a, b, common & ~(1 << (x - 1)))
@@ -488,12 +531,13 @@ def find_als_xy_wing(grid: Grid) -> Iterator[Step]:
                 if rc1 == rc2 and POPCOUNT[rc1] == 1:
                     continue  # C may hold neither: it can miss the one digit
                 b = alses[j]
-                union = a.bits | b.bits
-                if union == a.bits or union == b.bits:
-                    continue  # the sets may overlap, but neither may contain the other
                 zs = a.mask & b.mask & ~rc1 & ~rc2
                 if not zs:
                     continue
+                if not (b.lo & ~a.lo or b.hi & ~a.hi) or not (a.lo & ~b.lo or a.hi & ~b.hi):
+                    continue  # the sets may overlap, but neither may contain the other
+                if not _sees_common(a, b, zs):
+                    continue  # no eliminations
                 elims = _common_elims(a, b, zs)
                 if elims and _new(reported, elims):
                     yield _als_step("als-xy-wing", [a, c, b], [rc1, rc2, 0], rc1 | rc2, elims)
@@ -528,15 +572,17 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
     set_masks = [a.mask for a in alses]
     # A state is one int, its flag: ((actual id * count + set) * 9 + first RC digit - 1)
     # * 3 + min(sets so far, 4) - 2, where an RC mask gets a small id when first met
-    # (most are one digit). parent[flag]: 0 unseen, 1 a first link, else the flag it was
-    # reached from + 2; reset after each start through the frontiers.
+    # (most are one digit). parent[flag]: None unseen, ``root`` a first link, else the
+    # (boxed) flag it was reached from, the very object of the frontier: no int is boxed
+    # twice. Reset after each start through the frontiers. (Ints kept in lists stay
+    # below 2 ** 30: one digit, quick to unbox.)
+    root = _ROOT
     mask_id = [-1] * 512
     id_mask: list[int] = []
-    parent: list[int] = []
+    parent: list[object] = []
     # moves[actual id * count + set]: from the set reached by that RC, its next links
-    # (the RC used next must differ) as (next flag base << 9 | RC) << 16 | next set, where
-    # the flag base is (next actual id * count + next set) * 27: the same for every
-    # start, first RC and length (``_UNSET``: not yet listed)
+    # (the RC used next must differ) as (next actual id * count + next set) << 14 | next
+    # set: the same for every start, first RC and length (``_UNSET``: not yet listed)
     moves: list[list[int]] = []
     reported: set[frozenset[tuple[int, int]]] = set()
     for start in range(count):
@@ -544,7 +590,7 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
         if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
             continue  # nothing outside the first set sees any of its digits
         first_mask = first.mask
-        frontier: list[int] = []
+        frontier: list[object] = []
         for link in packed[start]:
             nxt = link >> 9
             for x in DIGITS_IN[link & 0x1FF]:
@@ -553,17 +599,22 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
                 if aid < 0:
                     aid = _new_mask_id(bit, count, mask_id, id_mask, parent, moves)
                 flag = (aid * count + nxt) * 27 + (x - 1) * 3
-                if not parent[flag]:
-                    parent[flag] = 1
-                    frontier.append(flag)
+                if parent[flag] is None:
+                    parent[flag] = root
+                    first_box: object = flag
+                    frontier.append(first_box)
         levels = [frontier]
+        # seeing[end]: the digits z of both ends with a cell seeing every z of both (-1:
+        # not yet known)
+        seeing = [-1] * count
         shown: set[int] = set()  # (end set, z digits) already reported from this start
         length = 2
         while frontier and length < MAX_CHAIN_ALS:
             length += 1
             short = length < 4
-            nxt_frontier: list[int] = []
-            for state in frontier:
+            nxt_frontier: list[object] = []
+            for box in frontier:
+                state = cast(int, box)
                 node = state // 27
                 tail = state - node * 27
                 first_digit = tail // 3  # the first RC's digit - 1
@@ -573,24 +624,33 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
                 if at is _UNSET:
                     at = _moves(node, count, packed, mask_id, id_mask, parent, moves)
                 for move in at:
-                    nxt = move & 0xFFFF
+                    nxt = move & 0x3FFF
                     if nxt == start:
                         continue
-                    flag = (move >> 25) + flag_tail
-                    if parent[flag]:
+                    target = move >> 14
+                    flag = target * 27 + flag_tail
+                    if parent[flag] is not None:
                         continue
-                    parent[flag] = state + 2
-                    nxt_frontier.append(flag)
+                    parent[flag] = box
+                    new_box: object = flag
+                    nxt_frontier.append(new_box)
                     if short:
                         continue
-                    actual = move >> 16 & 0x1FF
+                    actual = id_mask[target // count]
                     zs = first_mask & set_masks[nxt] & ~x1 & ~actual
-                    if not zs or (nxt << 9 | zs) in shown:
-                        continue  # the eliminations depend only on the ends and zs
-                    end = alses[nxt]
-                    if not any(first.buddies[z] & end.buddies[z] for z in DIGITS_IN[zs]):
+                    if not zs:
                         continue
-                    states = _chain_states(parent, flag)
+                    end = alses[nxt]
+                    sees = seeing[nxt]
+                    if sees < 0:
+                        sees = 0
+                        for z in DIGITS_IN[first_mask & set_masks[nxt]]:
+                            if first.blo[z] & end.blo[z] or first.bhi[z] & end.bhi[z]:
+                                sees |= 1 << (z - 1)
+                        seeing[nxt] = sees
+                    if not zs & sees or (nxt << 9 | zs) in shown:
+                        continue  # the eliminations depend only on the ends and zs
+                    states = _chain_states(parent, flag, root)
                     path = [start, *(st // 27 % count for st in states)]
                     if len(set(path)) < len(path):
                         continue  # a set used twice is no chain to show
@@ -604,11 +664,12 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
             frontier = nxt_frontier
             levels.append(frontier)
         for level in levels:
-            for flag in level:
-                parent[flag] = 0
+            for box in level:
+                parent[cast(int, box)] = None
 
 
 _UNSET: Final[list[int]] = []
+_ROOT: Final = object()
 
 
 def _new_mask_id(
@@ -616,13 +677,13 @@ def _new_mask_id(
     count: int,
     mask_id: list[int],
     id_mask: list[int],
-    parent: list[int],
+    parent: list[object],
     moves: list[list[int]],
 ) -> int:
     """Give the RC mask ``rc`` the next id and make room for its states."""
     aid = mask_id[rc] = len(id_mask)
     id_mask.append(rc)
-    parent.extend([0] * (count * 27))
+    parent.extend([None] * (count * 27))
     moves.extend([_UNSET] * count)
     return aid
 
@@ -633,7 +694,7 @@ def _moves(
     packed: list[list[int]],
     mask_id: list[int],
     id_mask: list[int],
-    parent: list[int],
+    parent: list[object],
     moves: list[list[int]],
 ) -> list[int]:
     """The next links from set ``node % count`` reached by RC id ``node // count``."""
@@ -648,17 +709,19 @@ def _moves(
         aid = mask_id[actual]
         if aid < 0:
             aid = _new_mask_id(actual, count, mask_id, id_mask, parent, moves)
-        out.append(((aid * count + nxt) * 27 << 9 | actual) << 16 | nxt)
+        out.append((aid * count + nxt) << 14 | nxt)
     moves[node] = out
     return out
 
 
-def _chain_states(parent: list[int], flag: int) -> list[int]:
+def _chain_states(parent: list[object], flag: int, root: object) -> list[int]:
     """The search states (flags) of the chain ending in ``flag``, from the start."""
     out = [flag]
-    while parent[flag] > 1:
-        flag = parent[flag] - 2
+    up = parent[flag]
+    while up is not root:
+        flag = cast(int, up)
         out.append(flag)
+        up = parent[flag]
     return out[::-1]
 
 
@@ -699,18 +762,29 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
     alses, digit_bits = index.alses, index.digit_bits
     reported: set[frozenset[tuple[int, int]]] = set()
     budget = [BLOSSOM_BUDGET]
-    # petals_of[d][cell]: the ALS holding d whose every d the cell sees
-    petals_of: list[list[list[int]]] = [[[] for _ in range(81)] for _ in range(10)]
+    # petals_of[d * 81 + cell]: the ALS holding d whose every d the cell sees
+    petals_of: list[list[int]] = [_NO_PETALS] * 810
     for i, a in enumerate(alses):
         for d in DIGITS_IN[a.mask]:
-            for c in cells_of_bits(a.buddies[d]):
-                petals_of[d][c].append(i)
+            half = 0
+            while half < 2:
+                rest = a.blo[d] if half == 0 else a.bhi[d]
+                at = d * 81 + (0 if half == 0 else _LO_BITS)
+                half += 1
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    k = at + low.bit_length() - 1
+                    petals = petals_of[k]
+                    if petals is _NO_PETALS:
+                        petals = petals_of[k] = []
+                    petals.append(i)
     for stem in range(81):
         if values[stem]:
             continue
         stem_mask = cands[stem]
         digits = DIGITS_IN[stem_mask]
-        per_digit = [petals_of[d][stem] for d in digits]
+        per_digit = [petals_of[d * 81 + stem] for d in digits]
         if not all(per_digit):
             continue
         zs_possible = 0x1FF & ~stem_mask
@@ -745,6 +819,9 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
                     )
             if budget[0] <= 0:
                 return
+
+
+_NO_PETALS: Final[list[int]] = []
 
 
 def _blossom_elims(
