@@ -117,9 +117,7 @@ class AlsIndex:
     digit_bits: tuple[int, ...]  # digit_bits[d]: cells with candidate d
 
 
-# Subsets s of up to 9 house cells by index bitmask: the lowest index, s without it, |s|.
-_LOW: Final = tuple((s & -s).bit_length() - 1 for s in range(512))
-_REST: Final = tuple(s & (s - 1) for s in range(512))
+# |s| for a subset s of up to 9 house cells (index bitmask)
 _SIZE: Final = tuple(bin(s).count("1") for s in range(512))
 
 _LO_BITS: Final = 54  # a cell set in two machine words: cells 0..53 and 54..80
@@ -206,7 +204,7 @@ def _collect_alses(
     ``by_digit[d]`` the ALS holding d."""
     cands, values = grid.candidates, grid.values
     found: list[Als] = []
-    low_, rest_, size_, popcount = _LOW, _REST, _SIZE, POPCOUNT
+    size_, popcount = _SIZE, POPCOUNT
     canon, set_bits, set_cells = _CANON, _SET_BITS, _SET_CELLS
     seen_lo, seen_hi, set_lo, set_hi = _SEEN_LO, _SEEN_HI, _SET_LO, _SET_HI
     dlo = [d & _LO_MASK for d in digit_bits]
@@ -233,8 +231,8 @@ def _collect_alses(
         masks = [0] * (1 << n)
         places = [0] * (1 << n)
         for s in range(1, 1 << n):
-            r = rest_[s]
-            lw = low_[s]
+            r = s & (s - 1)
+            lw = (s ^ r).bit_length() - 1
             m = masks[r] | cm[lw]
             masks[s] = m
             pm = places[r] | pos[lw]
@@ -461,35 +459,42 @@ def find_als_xz(grid: Grid) -> Iterator[Step]:
     Doubly linked (two RCs): both ALS are locked without the RCs, so their other digits
     leave every cell seeing all of them, and each RC leaves cells seeing it in both."""
     index = als_index(grid)
-    alses = index.alses
     reported: set[frozenset[tuple[int, int]]] = set()
-    for i, links in enumerate(index.links):
-        a = alses[i]
-        for link in links:
-            j = link >> 9
-            if j < i:
-                continue
-            rc = link & 0x1FF
-            b = alses[j]
-            common = a.mask & b.mask
-            if POPCOUNT[rc] != 2:
-                sees = False
-                for z in DIGITS_IN[common]:
-                    if rc & ~(1 << (z - 1)) and (a.blo[z] & b.blo[z] or a.bhi[z] & b.bhi[z]):
-                        sees = True
-                        break
-                if not sees:
-                    continue  # no cell sees a common digit (but the RC) in both sets
-            elims: set[tuple[int, int]] = set()
-            for x in DIGITS_IN[rc]:
-                elims |= _common_elims(a, b, common & ~(1 << (x - 1)))
-            if POPCOUNT[rc] == 2:
-                for own, other in ((a, b), (b, a)):
-                    for d in DIGITS_IN[own.mask & ~rc]:
-                        for c in cells_of_bits(own.buddies[d] & ~other.bits):
-                            elims.add((c, d))
-            if elims and _new(reported, elims):
-                yield _als_step("als-xz", [a, b], [rc, 0], rc, elims)
+    for i in range(len(index.alses)):
+        yield from _xz_from(index, i, reported)
+
+
+def _xz_from(index: AlsIndex, i: int, reported: set[frozenset[tuple[int, int]]]) -> list[Step]:
+    """The ALS-XZ of set ``i`` with the sets after it (a plain function: C locals)."""
+    alses = index.alses
+    found: list[Step] = []
+    a = alses[i]
+    for link in index.links[i]:
+        j = link >> 9
+        if j < i:
+            continue
+        rc = link & 0x1FF
+        b = alses[j]
+        common = a.mask & b.mask
+        if POPCOUNT[rc] != 2:
+            sees = False
+            for z in DIGITS_IN[common]:
+                if rc & ~(1 << (z - 1)) and (a.blo[z] & b.blo[z] or a.bhi[z] & b.bhi[z]):
+                    sees = True
+                    break
+            if not sees:
+                continue  # no cell sees a common digit (but the RC) in both sets
+        elims: set[tuple[int, int]] = set()
+        for x in DIGITS_IN[rc]:
+            elims |= _common_elims(a, b, common & ~(1 << (x - 1)))
+        if POPCOUNT[rc] == 2:
+            for own, other in ((a, b), (b, a)):
+                for d in DIGITS_IN[own.mask & ~rc]:
+                    for c in cells_of_bits(own.buddies[d] & ~other.bits):
+                        elims.add((c, d))
+        if elims and _new(reported, elims):
+            found.append(_als_step("als-xz", [a, b], [rc, 0], rc, elims))
+    return found
 
 
 def describe_als_xz(step: Step) -> str:
@@ -517,30 +522,38 @@ def find_als_xy_wing(grid: Grid) -> Iterator[Step]:
     B, not both the same single digit): C holds x or y, so A or B is locked and a digit z
     common to A and B (not an RC) leaves cells seeing all of its cells in both."""
     index = als_index(grid)
-    alses = index.alses
     reported: set[frozenset[tuple[int, int]]] = set()
-    for k, links in enumerate(index.overlap_links):
-        c = alses[k]
-        for n in range(len(links)):
-            i = links[n] >> 9
-            rc1 = links[n] & 0x1FF
-            a = alses[i]
-            for m in range(n + 1, len(links)):
-                j = links[m] >> 9
-                rc2 = links[m] & 0x1FF
-                if rc1 == rc2 and POPCOUNT[rc1] == 1:
-                    continue  # C may hold neither: it can miss the one digit
-                b = alses[j]
-                zs = a.mask & b.mask & ~rc1 & ~rc2
-                if not zs:
-                    continue
-                if not (b.lo & ~a.lo or b.hi & ~a.hi) or not (a.lo & ~b.lo or a.hi & ~b.hi):
-                    continue  # the sets may overlap, but neither may contain the other
-                if not _sees_common(a, b, zs):
-                    continue  # no eliminations
-                elims = _common_elims(a, b, zs)
-                if elims and _new(reported, elims):
-                    yield _als_step("als-xy-wing", [a, c, b], [rc1, rc2, 0], rc1 | rc2, elims)
+    for k in range(len(index.alses)):
+        yield from _xy_wings(index, k, reported)
+
+
+def _xy_wings(index: AlsIndex, k: int, reported: set[frozenset[tuple[int, int]]]) -> list[Step]:
+    """The ALS-XY-Wings with pivot set ``k`` (a plain function: C locals)."""
+    alses = index.alses
+    links = index.overlap_links[k]
+    c = alses[k]
+    found: list[Step] = []
+    for n in range(len(links)):
+        i = links[n] >> 9
+        rc1 = links[n] & 0x1FF
+        a = alses[i]
+        for m in range(n + 1, len(links)):
+            j = links[m] >> 9
+            rc2 = links[m] & 0x1FF
+            if rc1 == rc2 and POPCOUNT[rc1] == 1:
+                continue  # C may hold neither: it can miss the one digit
+            b = alses[j]
+            zs = a.mask & b.mask & ~rc1 & ~rc2
+            if not zs:
+                continue
+            if not (b.lo & ~a.lo or b.hi & ~a.hi) or not (a.lo & ~b.lo or a.hi & ~b.hi):
+                continue  # the sets may overlap, but neither may contain the other
+            if not _sees_common(a, b, zs):
+                continue  # no eliminations
+            elims = _common_elims(a, b, zs)
+            if elims and _new(reported, elims):
+                found.append(_als_step("als-xy-wing", [a, c, b], [rc1, rc2, 0], rc1 | rc2, elims))
+    return found
 
 
 def describe_als_xy_wing(step: Step) -> str:
@@ -565,30 +578,45 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
     4): the eliminations depend only on the ends and their RCs, so every result is found
     by a shortest chain, in time bounded by the number of states rather than of paths.
     """
-    index = als_index(grid)
-    alses = index.alses
-    count = len(alses)
-    packed = index.links  # per set, its links as next set << 9 | RC mask
-    set_masks = [a.mask for a in alses]
-    # A state is one int, its flag: ((actual id * count + set) * 9 + first RC digit - 1)
-    # * 3 + min(sets so far, 4) - 2, where an RC mask gets a small id when first met
-    # (most are one digit). parent[flag]: None unseen, ``root`` a first link, else the
-    # (boxed) flag it was reached from, the very object of the frontier: no int is boxed
-    # twice. Reset after each start through the frontiers. (Ints kept in lists stay
-    # below 2 ** 30: one digit, quick to unbox.)
-    root = _ROOT
-    mask_id = [-1] * 512
-    id_mask: list[int] = []
-    parent: list[object] = []
-    # moves[actual id * count + set]: from the set reached by that RC, its next links
-    # (the RC used next must differ) as (next actual id * count + next set) << 14 | next
-    # set: the same for every start, first RC and length (``_UNSET``: not yet listed)
-    moves: list[list[int]] = []
-    reported: set[frozenset[tuple[int, int]]] = set()
-    for start in range(count):
+    search = _ChainSearch(als_index(grid))
+    for start in range(len(search.alses)):
+        yield from search.from_start(start)
+
+
+class _ChainSearch:
+    """The ALS-Chain search of one state, one start set at a time (a plain method: its
+    locals are C locals, where a generator keeps them in its frame object)."""
+
+    def __init__(self, index: AlsIndex) -> None:
+        self.alses = index.alses
+        self.count = len(self.alses)
+        self.packed = index.links  # per set, its links as next set << 9 | RC mask
+        self.set_masks = [a.mask for a in self.alses]
+        # A state is one int, its flag: ((actual id * count + set) * 9 + first RC digit
+        # - 1) * 3 + min(sets so far, 4) - 2, where an RC mask gets a small id when first
+        # met (most are one digit). parent[flag]: None unseen, ``_ROOT`` a first link,
+        # else the (boxed) flag it was reached from, the very object of the frontier: no
+        # int is boxed twice. Reset after each start through the frontiers. (Ints kept
+        # in lists stay below 2 ** 30: one digit, quick to unbox.)
+        self.mask_id = [-1] * 512
+        self.id_mask: list[int] = []
+        self.parent: list[object] = []
+        # moves[actual id * count + set]: from the set reached by that RC, its next links
+        # (the RC used next must differ) as (next actual id * count + next set) << 14 |
+        # next set: the same for every start, first RC and length (``_UNSET``: not yet
+        # listed)
+        self.moves: list[list[int]] = []
+        self.reported: set[frozenset[tuple[int, int]]] = set()
+
+    def from_start(self, start: int) -> list[Step]:
+        """The chains from ``start``, in the order found."""
+        alses, count, packed, set_masks = self.alses, self.count, self.packed, self.set_masks
+        mask_id, id_mask, parent, moves = self.mask_id, self.id_mask, self.parent, self.moves
+        root = _ROOT
+        found: list[Step] = []
         first = alses[start]
         if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
-            continue  # nothing outside the first set sees any of its digits
+            return found  # nothing outside the first set sees any of its digits
         first_mask = first.mask
         frontier: list[object] = []
         for link in packed[start]:
@@ -656,16 +684,17 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
                         continue  # a set used twice is no chain to show
                     shown.add(nxt << 9 | zs)
                     elims = _common_elims(first, end, zs)
-                    if not _new(reported, elims):
+                    if not _new(self.reported, elims):
                         continue
                     rcs = [id_mask[st // 27 // count] for st in states]
                     chain = [alses[i] for i in path]
-                    yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
+                    found.append(_als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims))
             frontier = nxt_frontier
             levels.append(frontier)
         for level in levels:
             for box in level:
                 parent[cast(int, box)] = None
+        return found
 
 
 _UNSET: Final[list[int]] = []
@@ -762,23 +791,7 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
     alses, digit_bits = index.alses, index.digit_bits
     reported: set[frozenset[tuple[int, int]]] = set()
     budget = [BLOSSOM_BUDGET]
-    # petals_of[d * 81 + cell]: the ALS holding d whose every d the cell sees
-    petals_of: list[list[int]] = [_NO_PETALS] * 810
-    for i, a in enumerate(alses):
-        for d in DIGITS_IN[a.mask]:
-            half = 0
-            while half < 2:
-                rest = a.blo[d] if half == 0 else a.bhi[d]
-                at = d * 81 + (0 if half == 0 else _LO_BITS)
-                half += 1
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    k = at + low.bit_length() - 1
-                    petals = petals_of[k]
-                    if petals is _NO_PETALS:
-                        petals = petals_of[k] = []
-                    petals.append(i)
+    petals_of = _petals(alses)
     for stem in range(81):
         if values[stem]:
             continue
@@ -819,6 +832,27 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
                     )
             if budget[0] <= 0:
                 return
+
+
+def _petals(alses: tuple[Als, ...]) -> list[list[int]]:
+    """petals_of[d * 81 + cell]: the ALS holding d whose every d the cell sees."""
+    petals_of: list[list[int]] = [_NO_PETALS] * 810
+    for i, a in enumerate(alses):
+        for d in DIGITS_IN[a.mask]:
+            half = 0
+            while half < 2:
+                rest = a.blo[d] if half == 0 else a.bhi[d]
+                at = d * 81 + (0 if half == 0 else _LO_BITS)
+                half += 1
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    k = at + low.bit_length() - 1
+                    petals = petals_of[k]
+                    if petals is _NO_PETALS:
+                        petals = petals_of[k] = []
+                    petals.append(i)
+    return petals_of
 
 
 _NO_PETALS: Final[list[int]] = []

@@ -49,14 +49,14 @@ def _subset_digits(pool: list[int], cands: list[int]) -> list[int]:
     return out
 
 
-def _cells(pool: list[int], s: int) -> tuple[int, ...]:
+def _cells(pool: list[int], s: int) -> list[int]:
     """The cells of ``pool`` in the index bitmask ``s``, in pool order."""
     cells: list[int] = []
     low = _LOW
     while s:
         cells.append(pool[low[s & -s]])
         s &= s - 1
-    return tuple(cells)
+    return cells
 
 
 def find_sue_de_coq(grid: Grid) -> Iterator[Step]:
@@ -97,9 +97,17 @@ def _complete(
     v: int,
     n_plus: int,
     reported: set[frozenset[tuple[int, int]]],
-) -> Iterator[Step]:
+) -> list[Step]:
+    """The Sue de Coq of one core, in order (a plain function: its locals are C locals,
+    where a generator keeps them in its frame object)."""
+    found: list[Step] = []
     line_pool = [c for c in line_cells if c not in core and cands[c] & v]
     line_digits_of = _subset_digits(line_pool, cands)
+    # the box cells the box set may draw on, whatever the line set; per such cell its
+    # candidates and the line pool index bit of the cell (0: not in the line pool)
+    box_base = [c for c in box_cells if c not in core and cands[c] & v]
+    base_cands = [cands[c] for c in box_base]
+    in_line = [1 << line_pool.index(c) if c in line_pool else 0 for c in box_base]
     size = _SIZE
     for s in _ORDER[len(line_pool)]:
         s_mask = line_digits_of[s]
@@ -107,20 +115,22 @@ def _complete(
         taken = size[s] - s_extra  # V-digits the line set accounts for
         if taken < 1 or taken >= n_plus:
             continue
-        s_cells = _cells(line_pool, s)
         forbidden = s_mask & v  # the box set may not hold the line set's V-digits
-        box_pool = [
-            c
-            for c in box_cells
-            if c not in core and c not in s_cells and cands[c] & v and not cands[c] & forbidden
-        ]
         need = n_plus - taken
+        allowed = 0
+        for i in range(len(box_base)):
+            if not base_cands[i] & forbidden and not in_line[i] & s:
+                allowed |= 1 << i
+        if size[allowed] < need:
+            continue  # too few cells for the box set (it takes need V-digits at least)
+        s_cells = tuple(_cells(line_pool, s))
+        box_pool = _cells(box_base, allowed)
         box_digits_of = _subset_digits(box_pool, cands)
         for t in _ORDER[len(box_pool)]:
             t_mask = box_digits_of[t]
             if size[t] - POPCOUNT[t_mask & ~v] != need:
                 continue
-            t_cells = _cells(box_pool, t)
+            t_cells = tuple(_cells(box_pool, t))
             shared = t_mask & s_mask  # extra digits of both sets leave both houses
             box_digits = ((v | t_mask) & ~s_mask) | shared
             line_digits = ((v | s_mask) & ~t_mask) | shared
@@ -135,7 +145,7 @@ def _complete(
             if not elims or key in reported:
                 continue
             reported.add(key)
-            yield Step(
+            step = Step(
                 "sue-de-coq",
                 eliminations=tuple(sorted(elims)),
                 cells=core,
@@ -148,6 +158,8 @@ def _complete(
                     for d in DIGITS_IN[mask]
                 ),
             )
+            found.append(step)
+    return found
 
 
 def describe_sue_de_coq(step: Step) -> str:
