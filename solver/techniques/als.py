@@ -588,16 +588,18 @@ class _ChainSearch:
     locals are C locals, where a generator keeps them in its frame object)."""
 
     def __init__(self, index: AlsIndex) -> None:
-        self.alses = index.alses
-        self.count = len(self.alses)
+        alses = self.alses = index.alses
+        count = self.count = len(alses)
         self.packed = index.links  # per set, its links as next set << 9 | RC mask
-        self.set_masks = [a.mask for a in self.alses]
-        # A state is one int, its flag: ((actual id * count + set) * 9 + first RC digit
-        # - 1) * 3 + min(sets so far, 4) - 2, where an RC mask gets a small id when first
-        # met (most are one digit). parent[flag]: None unseen, ``_ROOT`` a first link,
-        # else the (boxed) flag it was reached from, the very object of the frontier: no
-        # int is boxed twice. Reset after each start through the frontiers. (Ints kept
-        # in lists stay below 2 ** 30: one digit, quick to unbox.)
+        self.set_masks = [a.mask for a in alses]
+        # per set, the digits with cells outside it seeing all of them
+        self.seen_masks = [_seen_digits(a) for a in alses]
+        # A state is one int, its flag: (actual id * count + set) << 5 | (min(sets so
+        # far, 4) - 2) * 9 + first RC digit - 1, where an RC mask gets a small id when
+        # first met (most are one digit). parent[flag]: None unseen, ``_ROOT`` a first
+        # link, else the (boxed) flag it was reached from, the very object of the
+        # frontier: no int is boxed twice. Reset after each start through the frontiers.
+        # (Ints kept in lists stay below 2 ** 30: one digit, quick to unbox.)
         self.mask_id = [-1] * 512
         self.id_mask: list[int] = []
         self.parent: list[object] = []
@@ -606,16 +608,22 @@ class _ChainSearch:
         # next set: the same for every start, first RC and length (``_UNSET``: not yet
         # listed)
         self.moves: list[list[int]] = []
+        # seeing[end]: the digits z of the start and ``end`` with a cell seeing every z
+        # of both, known where seeing_for[end] is the start
+        self.seeing = [0] * count
+        self.seeing_for = [-1] * count
         self.reported: set[frozenset[tuple[int, int]]] = set()
 
     def from_start(self, start: int) -> list[Step]:
         """The chains from ``start``, in the order found."""
         alses, count, packed, set_masks = self.alses, self.count, self.packed, self.set_masks
         mask_id, id_mask, parent, moves = self.mask_id, self.id_mask, self.parent, self.moves
+        seeing, seeing_for, seen_masks = self.seeing, self.seeing_for, self.seen_masks
         root = _ROOT
         found: list[Step] = []
         first = alses[start]
-        if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
+        first_seen = seen_masks[start]
+        if not first_seen:
             return found  # nothing outside the first set sees any of its digits
         first_mask = first.mask
         frontier: list[object] = []
@@ -626,28 +634,26 @@ class _ChainSearch:
                 aid = mask_id[bit]
                 if aid < 0:
                     aid = _new_mask_id(bit, count, mask_id, id_mask, parent, moves)
-                flag = (aid * count + nxt) * 27 + (x - 1) * 3
+                flag = (aid * count + nxt) << 5 | (x - 1)
                 if parent[flag] is None:
                     parent[flag] = root
                     first_box: object = flag
                     frontier.append(first_box)
         levels = [frontier]
-        # seeing[end]: the digits z of both ends with a cell seeing every z of both (-1:
-        # not yet known)
-        seeing = [-1] * count
         shown: set[int] = set()  # (end set, z digits) already reported from this start
         length = 2
         while frontier and length < MAX_CHAIN_ALS:
+            offset = (min(length, 4) - 2) * 9  # of the frontier's flags
             length += 1
             short = length < 4
+            next_offset = (min(length, 4) - 2) * 9
             nxt_frontier: list[object] = []
             for box in frontier:
                 state = cast(int, box)
-                node = state // 27
-                tail = state - node * 27
-                first_digit = tail // 3  # the first RC's digit - 1
+                node = state >> 5
+                first_digit = (state & 31) - offset  # the first RC's digit - 1
                 x1 = 1 << first_digit
-                flag_tail = first_digit * 3 + (1 if short else 2)
+                flag_tail = next_offset + first_digit
                 at = moves[node]
                 if at is _UNSET:
                     at = _moves(node, count, packed, mask_id, id_mask, parent, moves)
@@ -656,7 +662,7 @@ class _ChainSearch:
                     if nxt == start:
                         continue
                     target = move >> 14
-                    flag = target * 27 + flag_tail
+                    flag = target << 5 | flag_tail
                     if parent[flag] is not None:
                         continue
                     parent[flag] = box
@@ -666,27 +672,30 @@ class _ChainSearch:
                         continue
                     actual = id_mask[target // count]
                     zs = first_mask & set_masks[nxt] & ~x1 & ~actual
-                    if not zs:
+                    if not zs & first_seen:
                         continue
-                    end = alses[nxt]
-                    sees = seeing[nxt]
-                    if sees < 0:
+                    if seeing_for[nxt] == start:
+                        sees = seeing[nxt]
+                    else:
                         sees = 0
-                        for z in DIGITS_IN[first_mask & set_masks[nxt]]:
+                        end = alses[nxt]
+                        for z in DIGITS_IN[first_seen & seen_masks[nxt]]:
                             if first.blo[z] & end.blo[z] or first.bhi[z] & end.bhi[z]:
                                 sees |= 1 << (z - 1)
                         seeing[nxt] = sees
+                        seeing_for[nxt] = start
                     if not zs & sees or (nxt << 9 | zs) in shown:
                         continue  # the eliminations depend only on the ends and zs
                     states = _chain_states(parent, flag, root)
-                    path = [start, *(st // 27 % count for st in states)]
+                    path = [start, *((st >> 5) % count for st in states)]
                     if len(set(path)) < len(path):
                         continue  # a set used twice is no chain to show
                     shown.add(nxt << 9 | zs)
+                    end = alses[nxt]
                     elims = _common_elims(first, end, zs)
                     if not _new(self.reported, elims):
                         continue
-                    rcs = [id_mask[st // 27 // count] for st in states]
+                    rcs = [id_mask[(st >> 5) // count] for st in states]
                     chain = [alses[i] for i in path]
                     found.append(_als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims))
             frontier = nxt_frontier
@@ -695,6 +704,15 @@ class _ChainSearch:
             for box in level:
                 parent[cast(int, box)] = None
         return found
+
+
+def _seen_digits(a: Als) -> int:
+    """The digits of ``a`` with cells outside it seeing all of them (from the halves)."""
+    out = 0
+    for d in DIGITS_IN[a.mask]:
+        if a.blo[d] or a.bhi[d]:
+            out |= 1 << (d - 1)
+    return out
 
 
 _UNSET: Final[list[int]] = []
@@ -712,7 +730,7 @@ def _new_mask_id(
     """Give the RC mask ``rc`` the next id and make room for its states."""
     aid = mask_id[rc] = len(id_mask)
     id_mask.append(rc)
-    parent.extend([None] * (count * 27))
+    parent.extend([None] * (count * 32))
     moves.extend([_UNSET] * count)
     return aid
 
