@@ -115,10 +115,9 @@ class AlsIndex:
     # overlap_links: the same, also for overlapping ALS (the RC digits outside the overlap)
     overlap_links: list[list[int]]
     digit_bits: tuple[int, ...]  # digit_bits[d]: cells with candidate d
+    masks: list[int]  # masks[i]: the digits of ALS i
+    seen_masks: list[int]  # seen_masks[i]: its digits with buddies (cells seeing all of them)
 
-
-# |s| for a subset s of up to 9 house cells (index bitmask)
-_SIZE: Final = tuple(bin(s).count("1") for s in range(512))
 
 _LO_BITS: Final = 54  # a cell set in two machine words: cells 0..53 and 54..80
 _LO_MASK: Final = (1 << 54) - 1
@@ -136,44 +135,48 @@ def _house_tables() -> tuple[
 ]:
     """Per house h and 9-bit mask m of its cells (index h * 512 + m): the cell set
     (81-bit), its cells, its canonical index (the first house holding all of them), the
-    set and the cells seeing all of them in 54/27-bit halves, and the lowest cell."""
+    set and the cells seeing all of them in 54/27-bit halves, and the lowest cell. Each
+    mask extends the one without its lowest cell."""
     bits_of: list[int] = []
     cells_of: list[tuple[int, ...]] = []
     canon: list[int] = []
-    lo: list[int] = []
-    hi: list[int] = []
-    peers_lo: list[int] = []
-    peers_hi: list[int] = []
+    seen_of: list[int] = []
     low: list[int] = []
     for h in range(27):
         house = HOUSES[h]
-        for m in range(512):
-            cells = tuple(house[k] for k in range(9) if m >> k & 1)
-            bits = 0
-            seen = ALL_CELLS
-            for c in cells:
-                bits |= 1 << c
-                seen &= PEER_BITS[c]
+        base = h * 512
+        bits_of.append(0)
+        cells_of.append(())
+        canon.append(base)
+        seen_of.append(ALL_CELLS)
+        low.append(-1)
+        for m in range(1, 512):
+            rest = m & (m - 1)
+            c = house[(m ^ rest).bit_length() - 1]
+            bits = bits_of[base + rest] | 1 << c
+            cells = (c, *cells_of[base + rest])
             first = h
-            if cells:
-                first = min(x for x in HOUSES_OF[cells[0]] if bits & ~HOUSE_BITS[x] == 0)
-            where = HOUSES[first]
-            canon.append(first * 512 + sum(1 << where.index(c) for c in cells))
+            for x in HOUSES_OF[c]:
+                if not bits & ~HOUSE_BITS[x]:
+                    first = x
+                    break
+            if first == h:
+                canon.append(base + m)
+            else:
+                where = HOUSES[first]
+                canon.append(first * 512 + sum(1 << where.index(y) for y in cells))
             bits_of.append(bits)
             cells_of.append(cells)
-            lo.append(bits & _LO_MASK)
-            hi.append(bits >> _LO_BITS)
-            peers_lo.append(seen & _LO_MASK)
-            peers_hi.append(seen >> _LO_BITS)
-            low.append(cells[0] if cells else -1)
+            seen_of.append(seen_of[base + rest] & PEER_BITS[c])
+            low.append(c)
     return (
         tuple(bits_of),
         tuple(cells_of),
         tuple(canon),
-        tuple(lo),
-        tuple(hi),
-        tuple(peers_lo),
-        tuple(peers_hi),
+        tuple(b & _LO_MASK for b in bits_of),
+        tuple(b >> _LO_BITS for b in bits_of),
+        tuple(b & _LO_MASK for b in seen_of),
+        tuple(b >> _LO_BITS for b in seen_of),
         tuple(low),
     )
 
@@ -197,14 +200,16 @@ def _collect_alses(
     keys: list[int],
     pats: list[int],
     by_digit: list[list[int]],
+    seen_masks: list[int],
 ) -> list[Als]:
     """The ALS of ``grid``, house by house (a set lying in two houses belongs to the
     first). ``keys[i]`` gets the index (house * 512 + house cells mask) of ALS i's cells,
-    ``pats[i * 9 + d - 1]`` the canonical index of its d-cells (-1: no d) and
-    ``by_digit[d]`` the ALS holding d."""
+    ``pats[i * 9 + d - 1]`` the canonical index of its d-cells (-1: no d),
+    ``by_digit[d]`` the ALS holding d and ``seen_masks[i]`` the digits of ALS i with
+    buddies."""
     cands, values = grid.candidates, grid.values
     found: list[Als] = []
-    size_, popcount = _SIZE, POPCOUNT
+    popcount = POPCOUNT
     canon, set_bits, set_cells = _CANON, _SET_BITS, _SET_CELLS
     seen_lo, seen_hi, set_lo, set_hi = _SEEN_LO, _SEEN_HI, _SET_LO, _SET_HI
     dlo = [d & _LO_MASK for d in digit_bits]
@@ -212,34 +217,33 @@ def _collect_alses(
     dloc = [0] * 10
     for h in range(27):
         house = HOUSES[h]
-        pos: list[int] = []
-        cm: list[int] = []
+        # per empty cell of the house (in house order): (its digits << 9 | its house
+        # bit) << 4, so that a subset's entry (digits << 9 | house cells) << 4 | size
+        # is the previous one's OR it, plus one
+        add: list[int] = []
         for d in range(10):
             dloc[d] = 0
         for k in range(9):
             c = house[k]
             if not values[c]:
                 m = cands[c]
-                pos.append(1 << k)
-                cm.append(m)
+                add.append((m << 9 | 1 << k) << 4)
                 for d in DIGITS_IN[m]:
                     dloc[d] |= 1 << k
-        n = len(pos)
+        n = len(add)
         if n < 2:
             continue
         base = h * 512
-        masks = [0] * (1 << n)
-        places = [0] * (1 << n)
+        entry = [0] * (1 << n)
         for s in range(1, 1 << n):
             r = s & (s - 1)
-            lw = (s ^ r).bit_length() - 1
-            m = masks[r] | cm[lw]
-            masks[s] = m
-            pm = places[r] | pos[lw]
-            places[s] = pm
-            k = size_[s]
+            v = (entry[r] | add[(s ^ r).bit_length() - 1]) + 1
+            entry[s] = v
+            m = v >> 13
+            k = v & 15
             if popcount[m] != k + 1 or k > MAX_ALS_CELLS:
                 continue
+            pm = v >> 4 & 0x1FF
             key = base + pm
             if canon[key] >> 9 != h:
                 continue  # found in an earlier house
@@ -250,14 +254,18 @@ def _collect_alses(
             buddies = [0] * 10
             blo = [0] * 10
             bhi = [0] * 10
+            seen = 0
             for d in DIGITS_IN[m]:
                 p = canon[base + (pm & dloc[d])]
                 dcells[d] = set_bits[p]
                 lo = blo[d] = seen_lo[p] & dlo[d]
                 hi = bhi[d] = seen_hi[p] & dhi[d]
-                buddies[d] = lo | hi << _LO_BITS
+                if lo or hi:
+                    buddies[d] = lo | hi << _LO_BITS
+                    seen |= 1 << (d - 1)
                 pats[i * 9 + d - 1] = p
                 by_digit[d].append(i)
+            seen_masks.append(seen)
             found.append(
                 Als(
                     set_bits[key],
@@ -297,7 +305,8 @@ def als_index(grid: Grid) -> AlsIndex:
     keys: list[int] = []
     pats: list[int] = []
     by_digit: list[list[int]] = [[] for _ in range(10)]
-    alses = _collect_alses(grid, digit_bits, keys, pats, by_digit)
+    seen_masks: list[int] = []
+    alses = _collect_alses(grid, digit_bits, keys, pats, by_digit, seen_masks)
     count = len(alses)
     set_lo, set_hi, seen_lo, seen_hi, set_low = _SET_LO, _SET_HI, _SEEN_LO, _SEEN_HI, _SET_LOW
     # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them
@@ -384,7 +393,8 @@ def als_index(grid: Grid) -> AlsIndex:
             links[j].append(i << 9 | rc)
             overlap_links[i].append(j << 9 | rc)
             overlap_links[j].append(i << 9 | rc)
-    return AlsIndex(tuple(alses), links, overlap_links, digit_bits)
+    masks = [a.mask for a in alses]
+    return AlsIndex(tuple(alses), links, overlap_links, digit_bits, masks, seen_masks)
 
 
 def _common_elims(a: Als, b: Als, digits: int) -> set[tuple[int, int]]:
@@ -529,7 +539,7 @@ def find_als_xy_wing(grid: Grid) -> Iterator[Step]:
 
 def _xy_wings(index: AlsIndex, k: int, reported: set[frozenset[tuple[int, int]]]) -> list[Step]:
     """The ALS-XY-Wings with pivot set ``k`` (a plain function: C locals)."""
-    alses = index.alses
+    alses, seen_masks = index.alses, index.seen_masks
     links = index.overlap_links[k]
     c = alses[k]
     found: list[Step] = []
@@ -542,14 +552,15 @@ def _xy_wings(index: AlsIndex, k: int, reported: set[frozenset[tuple[int, int]]]
             rc2 = links[m] & 0x1FF
             if rc1 == rc2 and POPCOUNT[rc1] == 1:
                 continue  # C may hold neither: it can miss the one digit
+            zs = a.mask & seen_masks[j] & ~rc1 & ~rc2  # (buddies in b: b holds the digit)
+            if not zs & seen_masks[i]:
+                continue  # no eliminations
             b = alses[j]
-            zs = a.mask & b.mask & ~rc1 & ~rc2
-            if not zs:
-                continue
             if not (b.lo & ~a.lo or b.hi & ~a.hi) or not (a.lo & ~b.lo or a.hi & ~b.hi):
                 continue  # the sets may overlap, but neither may contain the other
-            if not _sees_common(a, b, zs):
+            if not _sees_common(a, b, zs & seen_masks[i]):
                 continue  # no eliminations
+            zs = a.mask & b.mask & ~rc1 & ~rc2
             elims = _common_elims(a, b, zs)
             if elims and _new(reported, elims):
                 found.append(_als_step("als-xy-wing", [a, c, b], [rc1, rc2, 0], rc1 | rc2, elims))
@@ -591,9 +602,8 @@ class _ChainSearch:
         alses = self.alses = index.alses
         count = self.count = len(alses)
         self.packed = index.links  # per set, its links as next set << 9 | RC mask
-        self.set_masks = [a.mask for a in alses]
-        # per set, the digits with cells outside it seeing all of them
-        self.seen_masks = [_seen_digits(a) for a in alses]
+        self.set_masks = index.masks
+        self.seen_masks = index.seen_masks
         # A state is one int, its flag: (actual id * count + set) << 5 | (min(sets so
         # far, 4) - 2) * 9 + first RC digit - 1, where an RC mask gets a small id when
         # first met (most are one digit). parent[flag]: None unseen, ``_ROOT`` a first
@@ -706,15 +716,6 @@ class _ChainSearch:
         return found
 
 
-def _seen_digits(a: Als) -> int:
-    """The digits of ``a`` with cells outside it seeing all of them (from the halves)."""
-    out = 0
-    for d in DIGITS_IN[a.mask]:
-        if a.blo[d] or a.bhi[d]:
-            out |= 1 << (d - 1)
-    return out
-
-
 _UNSET: Final[list[int]] = []
 _ROOT: Final = object()
 
@@ -806,7 +807,7 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
     """
     cands, values = grid.candidates, grid.values
     index = als_index(grid)
-    alses, digit_bits = index.alses, index.digit_bits
+    alses, digit_bits, seen_masks = index.alses, index.digit_bits, index.seen_masks
     reported: set[frozenset[tuple[int, int]]] = set()
     budget = [BLOSSOM_BUDGET]
     petals_of = _petals(alses)
@@ -818,18 +819,10 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
         per_digit = [petals_of[d * 81 + stem] for d in digits]
         if not all(per_digit):
             continue
-        zs_possible = 0x1FF & ~stem_mask
-        for ps in per_digit:
-            union = 0
-            for i in ps:
-                union |= alses[i].mask
-            zs_possible &= union
-        for z in DIGITS_IN[zs_possible]:
+        for z in DIGITS_IN[_petal_digits(per_digit, seen_masks, stem_mask)]:
             zbit = 1 << (z - 1)
             # only petals holding z with cells outside them seeing all their z can help
-            options = [
-                [i for i in ps if alses[i].mask & zbit and alses[i].buddies[z]] for ps in per_digit
-            ]
+            options = [[i for i in ps if seen_masks[i] & zbit] for ps in per_digit]
             if not all(options):
                 continue
             for chosen in _blossoms(alses, options, [], z, ALL_CELLS, budget):
@@ -850,6 +843,18 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
                     )
             if budget[0] <= 0:
                 return
+
+
+def _petal_digits(per_digit: list[list[int]], seen_masks: list[int], stem_mask: int) -> int:
+    """The digits z (not stem candidates) that every stem digit has a petal holding, with
+    buddies (z can leave cells only then)."""
+    out = 0x1FF & ~stem_mask
+    for ps in per_digit:
+        union = 0
+        for i in ps:
+            union |= seen_masks[i]
+        out &= union
+    return out
 
 
 def _petals(alses: tuple[Als, ...]) -> list[list[int]]:
