@@ -199,14 +199,14 @@ def _collect_alses(
     digit_bits: tuple[int, ...],
     keys: list[int],
     pats: list[int],
-    by_digit: list[list[int]],
+    by_digit: list[list[object]],
     seen_masks: list[int],
 ) -> list[Als]:
     """The ALS of ``grid``, house by house (a set lying in two houses belongs to the
     first). ``keys[i]`` gets the index (house * 512 + house cells mask) of ALS i's cells,
     ``pats[i * 9 + d - 1]`` the canonical index of its d-cells (-1: no d),
-    ``by_digit[d]`` the ALS holding d and ``seen_masks[i]`` the digits of ALS i with
-    buddies."""
+    ``by_digit[d]`` the ALS holding d (boxed ints, one box per set) and
+    ``seen_masks[i]`` the digits of ALS i with buddies."""
     cands, values = grid.candidates, grid.values
     found: list[Als] = []
     popcount = POPCOUNT
@@ -248,6 +248,7 @@ def _collect_alses(
             if canon[key] >> 9 != h:
                 continue  # found in an earlier house
             i = len(found)
+            i_box: object = i
             keys.append(key)
             pats.extend(_NO_PATTERNS)
             dcells = [0] * 10
@@ -264,7 +265,7 @@ def _collect_alses(
                     buddies[d] = lo | hi << _LO_BITS
                     seen |= 1 << (d - 1)
                 pats[i * 9 + d - 1] = p
-                by_digit[d].append(i)
+                by_digit[d].append(i_box)
             seen_masks.append(seen)
             found.append(
                 Als(
@@ -304,7 +305,7 @@ def als_index(grid: Grid) -> AlsIndex:
     digit_bits = tuple(digit_patterns(grid))
     keys: list[int] = []
     pats: list[int] = []
-    by_digit: list[list[int]] = [[] for _ in range(10)]
+    by_digit: list[list[object]] = [[] for _ in range(10)]
     seen_masks: list[int] = []
     alses = _collect_alses(grid, digit_bits, keys, pats, by_digit, seen_masks)
     count = len(alses)
@@ -313,19 +314,23 @@ def als_index(grid: Grid) -> AlsIndex:
     # (their canonical index) and test each pair of groups once instead of every pair of
     # ALS. hits: (i << 14 | j) << 4 | d for i < j (at most 27 * 512 sets: 14 bits).
     hits: list[int] = []
-    head = [-1] * _PATTERNS  # per pattern: its last ALS, then through ``after``
-    after = [-1] * count
+    # per pattern: its last ALS, then through ``after`` (None: no more), as the boxed
+    # ints of by_digit (no int boxed anew)
+    head: list[object] = [None] * _PATTERNS
+    after: list[object] = [None] * count
     for d in range(1, 10):
         members = by_digit[d]
         if not members:
             continue
         patterns: list[int] = []
-        for i in members:
+        for i_box in members:
+            i = cast(int, i_box)
             p = pats[i * 9 + d - 1]
-            if head[p] < 0:
+            last = head[p]
+            if last is None:
                 patterns.append(p)
-            after[i] = head[p]
-            head[p] = i
+            after[i] = last
+            head[p] = i_box
         # per cell: the patterns whose lowest cell it is (through ``next_pattern``)
         by_low = [-1] * 81
         next_pattern = [-1] * len(patterns)
@@ -353,19 +358,22 @@ def als_index(grid: Grid) -> AlsIndex:
                         b = next_pattern[b]
                         if set_lo[q] & ~slo or set_hi[q] & ~shi:
                             continue
-                        i = head[p]
-                        while i >= 0:
-                            j = head[q]
-                            while j >= 0:
+                        i_at = head[p]
+                        while i_at is not None:
+                            i = cast(int, i_at)
+                            j_at = head[q]
+                            while j_at is not None:
+                                j = cast(int, j_at)
                                 if i < j:
                                     hits.append((i << 14 | j) << 4 | d)
-                                j = after[j]
-                            i = after[i]
+                                j_at = after[j]
+                            i_at = after[i]
         for p in patterns:
-            head[p] = -1
+            head[p] = None
     hits.sort()
-    links: list[list[int]] = [[] for _ in range(count)]
-    overlap_links: list[list[int]] = [[] for _ in range(count)]
+    # (lists of objects: a boxed int goes into two lists as it is; read as lists of ints)
+    links: list[list[object]] = [[] for _ in range(count)]
+    overlap_links: list[list[object]] = [[] for _ in range(count)]
     n = len(hits)
     k = 0
     while k < n:
@@ -389,12 +397,21 @@ def als_index(grid: Grid) -> AlsIndex:
                 overlap_links[i].append(j << 9 | rc)
                 overlap_links[j].append(i << 9 | rc)
         else:
-            links[i].append(j << 9 | rc)
-            links[j].append(i << 9 | rc)
-            overlap_links[i].append(j << 9 | rc)
-            overlap_links[j].append(i << 9 | rc)
+            to_j: object = j << 9 | rc  # boxed once for both lists
+            to_i: object = i << 9 | rc
+            links[i].append(to_j)
+            links[j].append(to_i)
+            overlap_links[i].append(to_j)
+            overlap_links[j].append(to_i)
     masks = [a.mask for a in alses]
-    return AlsIndex(tuple(alses), links, overlap_links, digit_bits, masks, seen_masks)
+    return AlsIndex(
+        tuple(alses),
+        cast(list[list[int]], links),
+        cast(list[list[int]], overlap_links),
+        digit_bits,
+        masks,
+        seen_masks,
+    )
 
 
 def _common_elims(a: Als, b: Als, digits: int) -> set[tuple[int, int]]:
