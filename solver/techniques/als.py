@@ -26,9 +26,7 @@ from typing import Final, cast
 from ..grid import (
     ALL_CELLS,
     DIGITS_IN,
-    HOUSE_BITS,
     HOUSES,
-    HOUSES_OF,
     PEER_BITS,
     POPCOUNT,
     Grid,
@@ -121,97 +119,38 @@ class AlsIndex:
 
 _LO_BITS: Final = 54  # a cell set in two machine words: cells 0..53 and 54..80
 _LO_MASK: Final = (1 << 54) - 1
+_HI_MASK: Final = (1 << 27) - 1
 
 
-def _house_tables() -> tuple[
-    tuple[int, ...],
-    tuple[tuple[int, ...], ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    tuple[int, ...],
-    tuple[int, ...],
-]:
-    """Per house h and 9-bit mask m of its cells (index h * 512 + m): the cell set
-    (81-bit), its cells, its canonical index (the first house holding all of them), the
-    set and the cells seeing all of them in 54/27-bit halves, and the lowest cell. Each
-    mask extends the one without its lowest cell."""
-    bits_of: list[int] = []
-    cells_of: list[tuple[int, ...]] = []
-    canon: list[int] = []
-    seen_of: list[int] = []
-    low: list[int] = []
-    for h in range(27):
-        house = HOUSES[h]
-        base = h * 512
-        bits_of.append(0)
-        cells_of.append(())
-        canon.append(base)
-        seen_of.append(ALL_CELLS)
-        low.append(-1)
-        for m in range(1, 512):
-            rest = m & (m - 1)
-            c = house[(m ^ rest).bit_length() - 1]
-            bits = bits_of[base + rest] | 1 << c
-            cells = (c, *cells_of[base + rest])
-            first = h
-            for x in HOUSES_OF[c]:
-                if not bits & ~HOUSE_BITS[x]:
-                    first = x
-                    break
-            if first == h:
-                canon.append(base + m)
-            else:
-                where = HOUSES[first]
-                canon.append(first * 512 + sum(1 << where.index(y) for y in cells))
-            bits_of.append(bits)
-            cells_of.append(cells)
-            seen_of.append(seen_of[base + rest] & PEER_BITS[c])
-            low.append(c)
-    return (
-        tuple(bits_of),
-        tuple(cells_of),
-        tuple(canon),
-        tuple(b & _LO_MASK for b in bits_of),
-        tuple(b >> _LO_BITS for b in bits_of),
-        tuple(b & _LO_MASK for b in seen_of),
-        tuple(b >> _LO_BITS for b in seen_of),
-        tuple(low),
-    )
-
-
-_TABLES: Final = _house_tables()
-_SET_BITS: Final = _TABLES[0]
-_SET_CELLS: Final = _TABLES[1]
-_CANON: Final = _TABLES[2]
-_SET_LO: Final = _TABLES[3]
-_SET_HI: Final = _TABLES[4]
-_SEEN_LO: Final = _TABLES[5]
-_SEEN_HI: Final = _TABLES[6]
-_SET_LOW: Final = _TABLES[7]
+# Per cell: its peers in 54/27-bit halves (small tables: they stay in the cache).
+_PEER_LO: Final = tuple(p & _LO_MASK for p in PEER_BITS)
+_PEER_HI: Final = tuple(p >> _LO_BITS for p in PEER_BITS)
 _PATTERNS: Final = 27 * 512
 _NO_PATTERNS: Final = [-1] * 9
+# A box's cells (index bitmask) in one of its rows or columns: such a set lies in an
+# earlier house (a row or a column) too.
+_BOX_LINES: Final = (0x7, 0x38, 0x1C0, 0x49, 0x92, 0x124)
 
 
 def _collect_alses(
     grid: Grid,
     digit_bits: tuple[int, ...],
-    keys: list[int],
     pats: list[int],
     by_digit: list[list[object]],
     seen_masks: list[int],
 ) -> list[Als]:
     """The ALS of ``grid``, house by house (a set lying in two houses belongs to the
-    first). ``keys[i]`` gets the index (house * 512 + house cells mask) of ALS i's cells,
-    ``pats[i * 9 + d - 1]`` the canonical index of its d-cells (-1: no d),
-    ``by_digit[d]`` the ALS holding d (boxed ints, one box per set) and
-    ``seen_masks[i]`` the digits of ALS i with buddies."""
+    first). ``pats[i * 9 + d - 1]`` gets the index (house * 512 + house cells mask) of
+    ALS i's d-cells (-1: no d), ``by_digit[d]`` the ALS holding d (boxed ints, one box
+    per set) and ``seen_masks[i]`` the digits of ALS i with buddies.
+
+    Cell sets are worked out from the cells (small per-cell tables) rather than read
+    from per-house tables of every subset: those are too big to stay in the cache
+    between two states."""
     cands, values = grid.candidates, grid.values
     found: list[Als] = []
     popcount = POPCOUNT
-    canon, set_bits, set_cells = _CANON, _SET_BITS, _SET_CELLS
-    seen_lo, seen_hi, set_lo, set_hi = _SEEN_LO, _SEEN_HI, _SET_LO, _SET_HI
+    peer_lo, peer_hi = _PEER_LO, _PEER_HI
     dlo = [d & _LO_MASK for d in digit_bits]
     dhi = [d >> _LO_BITS for d in digit_bits]
     dloc = [0] * 10
@@ -234,6 +173,7 @@ def _collect_alses(
         if n < 2:
             continue
         base = h * 512
+        kind = h // 9  # row, column, box
         entry = [0] * (1 << n)
         for s in range(1, 1 << n):
             r = s & (s - 1)
@@ -244,39 +184,69 @@ def _collect_alses(
             if popcount[m] != k + 1 or k > MAX_ALS_CELLS:
                 continue
             pm = v >> 4 & 0x1FF
-            key = base + pm
-            if canon[key] >> 9 != h:
-                continue  # found in an earlier house
+            if kind and k == 1:
+                continue  # one cell: found in its row
+            if kind == 2 and any(not pm & ~line for line in _BOX_LINES):
+                continue  # in one row or column of the box: found there
             i = len(found)
             i_box: object = i
-            keys.append(key)
             pats.extend(_NO_PATTERNS)
+            cells: list[int] = []
+            lo = 0
+            hi = 0
+            t = pm
+            while t:
+                low = t & -t
+                t ^= low
+                c = house[low.bit_length() - 1]
+                cells.append(c)
+                if c < _LO_BITS:
+                    lo |= 1 << c
+                else:
+                    hi |= 1 << (c - _LO_BITS)
             dcells = [0] * 10
             buddies = [0] * 10
             blo = [0] * 10
             bhi = [0] * 10
             seen = 0
             for d in DIGITS_IN[m]:
-                p = canon[base + (pm & dloc[d])]
-                dcells[d] = set_bits[p]
-                lo = blo[d] = seen_lo[p] & dlo[d]
-                hi = bhi[d] = seen_hi[p] & dhi[d]
-                if lo or hi:
-                    buddies[d] = lo | hi << _LO_BITS
+                dm = pm & dloc[d]
+                plo = 0
+                phi = 0
+                slo = _LO_MASK
+                shi = _HI_MASK
+                t = dm
+                while t:
+                    low = t & -t
+                    t ^= low
+                    c = house[low.bit_length() - 1]
+                    if c < _LO_BITS:
+                        plo |= 1 << c
+                    else:
+                        phi |= 1 << (c - _LO_BITS)
+                    slo &= peer_lo[c]
+                    shi &= peer_hi[c]
+                dcells[d] = plo | phi << _LO_BITS
+                slo &= dlo[d]
+                shi &= dhi[d]
+                blo[d] = slo
+                bhi[d] = shi
+                if slo or shi:
+                    buddies[d] = slo | shi << _LO_BITS
                     seen |= 1 << (d - 1)
-                pats[i * 9 + d - 1] = p
+                pats[i * 9 + d - 1] = base + dm
                 by_digit[d].append(i_box)
             seen_masks.append(seen)
             found.append(
                 Als(
-                    set_bits[key],
-                    set_cells[key],
+                    lo | hi << _LO_BITS,
+                    tuple(cells),
                     m,
                     h,
                     tuple(dcells),
                     tuple(buddies),
-                    set_lo[key],
-                    set_hi[key],
+                    lo,
+                    hi,
                     tuple(blo),
                     tuple(bhi),
                 )
@@ -303,15 +273,14 @@ def make_als(
 def als_index(grid: Grid) -> AlsIndex:
     """The ALS and restricted commons of ``grid``'s state (cached for the last state)."""
     digit_bits = tuple(digit_patterns(grid))
-    keys: list[int] = []
     pats: list[int] = []
     by_digit: list[list[object]] = [[] for _ in range(10)]
     seen_masks: list[int] = []
-    alses = _collect_alses(grid, digit_bits, keys, pats, by_digit, seen_masks)
+    alses = _collect_alses(grid, digit_bits, pats, by_digit, seen_masks)
     count = len(alses)
-    set_lo, set_hi, seen_lo, seen_hi, set_low = _SET_LO, _SET_HI, _SEEN_LO, _SEEN_HI, _SET_LOW
     # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them
-    # (their canonical index) and test each pair of groups once instead of every pair of
+    # (their house and house cells: a cell set in two houses makes two groups, which
+    # changes no result) and test each pair of groups once instead of every pair of
     # ALS. hits: (i << 14 | j) << 4 | d for i < j (at most 27 * 512 sets: 14 bits).
     hits: list[int] = []
     # per pattern: its last ALS, then through ``after`` (None: no more), as the boxed
@@ -322,28 +291,43 @@ def als_index(grid: Grid) -> AlsIndex:
         members = by_digit[d]
         if not members:
             continue
+        # per pattern (in order met): its index, its cells and the cells with d seeing
+        # all of them, in halves
         patterns: list[int] = []
+        pattern_lo: list[int] = []
+        pattern_hi: list[int] = []
+        seeing_lo: list[int] = []
+        seeing_hi: list[int] = []
+        # per cell: the patterns whose lowest cell it is (through ``next_pattern``)
+        by_low = [-1] * 81
+        next_pattern: list[int] = []
         for i_box in members:
             i = cast(int, i_box)
             p = pats[i * 9 + d - 1]
             last = head[p]
             if last is None:
+                a = alses[i]
+                dc = a.dcells[d]
+                plo = dc & _LO_MASK
+                phi = dc >> _LO_BITS
+                c = (
+                    (plo & -plo).bit_length() - 1
+                    if plo
+                    else _LO_BITS + (phi & -phi).bit_length() - 1
+                )
+                next_pattern.append(by_low[c])
+                by_low[c] = len(patterns)
                 patterns.append(p)
+                pattern_lo.append(plo)
+                pattern_hi.append(phi)
+                seeing_lo.append(a.blo[d])
+                seeing_hi.append(a.bhi[d])
             after[i] = last
             head[p] = i_box
-        # per cell: the patterns whose lowest cell it is (through ``next_pattern``)
-        by_low = [-1] * 81
-        next_pattern = [-1] * len(patterns)
-        for b in range(len(patterns)):
-            c = set_low[patterns[b]]
-            next_pattern[b] = by_low[c]
-            by_low[c] = b
-        dbits = digit_bits[d]
-        dlo = dbits & _LO_MASK
-        dhi = dbits >> _LO_BITS
-        for p in patterns:
-            slo = seen_lo[p] & dlo
-            shi = seen_hi[p] & dhi
+        for a_at in range(len(patterns)):
+            p = patterns[a_at]
+            slo = seeing_lo[a_at]
+            shi = seeing_hi[a_at]
             half = 0
             while half < 2:
                 rest = slo if half == 0 else shi
@@ -355,8 +339,10 @@ def als_index(grid: Grid) -> AlsIndex:
                     b = by_low[low.bit_length() - 1 + offset]
                     while b >= 0:
                         q = patterns[b]
+                        q_lo = pattern_lo[b]
+                        q_hi = pattern_hi[b]
                         b = next_pattern[b]
-                        if set_lo[q] & ~slo or set_hi[q] & ~shi:
+                        if q_lo & ~slo or q_hi & ~shi:
                             continue
                         i_at = head[p]
                         while i_at is not None:
@@ -384,14 +370,12 @@ def als_index(grid: Grid) -> AlsIndex:
             k += 1
         i = pair >> 14
         j = pair & 0x3FFF
-        ka, kb = keys[i], keys[j]
-        shared_lo = set_lo[ka] & set_lo[kb]
-        shared_hi = set_hi[ka] & set_hi[kb]
-        if shared_lo or shared_hi:
+        one, two = alses[i], alses[j]
+        if one.lo & two.lo or one.hi & two.hi:
             # an RC digit may not lie in the overlap (it would be in both sets)
+            shared = one.bits & two.bits
             for d in DIGITS_IN[rc]:
-                pa, pb = pats[i * 9 + d - 1], pats[j * 9 + d - 1]
-                if (set_lo[pa] | set_lo[pb]) & shared_lo or (set_hi[pa] | set_hi[pb]) & shared_hi:
+                if (one.dcells[d] | two.dcells[d]) & shared:
                     rc &= ~(1 << (d - 1))
             if rc:
                 overlap_links[i].append(j << 9 | rc)
