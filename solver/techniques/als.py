@@ -544,22 +544,28 @@ def _xy_wings(index: AlsIndex, k: int, reported: set[frozenset[tuple[int, int]]]
     links = index.overlap_links[k]
     c = alses[k]
     found: list[Step] = []
+    # per link: the digits of its set, but the RC, with buddies: a wing's eliminations
+    # are among the digits both ends have here
+    sees = [seen_masks[link >> 9] & ~link & 0x1FF for link in links]
     for n in range(len(links)):
+        sn = sees[n]
+        if not sn:
+            continue
         i = links[n] >> 9
         rc1 = links[n] & 0x1FF
         a = alses[i]
         for m in range(n + 1, len(links)):
+            both = sn & sees[m]
+            if not both:
+                continue  # no eliminations
             j = links[m] >> 9
             rc2 = links[m] & 0x1FF
             if rc1 == rc2 and POPCOUNT[rc1] == 1:
                 continue  # C may hold neither: it can miss the one digit
-            zs = a.mask & seen_masks[j] & ~rc1 & ~rc2  # (buddies in b: b holds the digit)
-            if not zs & seen_masks[i]:
-                continue  # no eliminations
             b = alses[j]
             if not (b.lo & ~a.lo or b.hi & ~a.hi) or not (a.lo & ~b.lo or a.hi & ~b.hi):
                 continue  # the sets may overlap, but neither may contain the other
-            if not _sees_common(a, b, zs & seen_masks[i]):
+            if not _sees_common(a, b, both):
                 continue  # no eliminations
             zs = a.mask & b.mask & ~rc1 & ~rc2
             elims = _common_elims(a, b, zs)
