@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from ..grid import (
     ALL_CELLS,
     DIGITS_IN,
     HOUSES,
+    PEER_BITS,
     POPCOUNT,
     Grid,
     cell_name,
@@ -41,9 +42,10 @@ MAX_CHAIN_ALS: Final = 8  # ALS in one chain (4..8): HoDoKu's library needs 8
 BLOSSOM_BUDGET: Final = 20000  # petal combinations tried per search
 
 
-@dataclass(frozen=True, slots=True)
 class Als:
-    """One almost locked set: cells (81-bit set and tuple), digits and per-digit sets."""
+    """One almost locked set: cells (81-bit set and tuple), digits and per-digit sets.
+
+    A plain class (not a dataclass): compiled, its ``__init__`` is a direct call."""
 
     bits: int
     cells: tuple[int, ...]
@@ -53,6 +55,51 @@ class Als:
     # d and see every d of the ALS (d is false there if the ALS holds it).
     dcells: tuple[int, ...]
     buddies: tuple[int, ...]
+    # The cells (lo, hi) and the buddies (blo[d], bhi[d]) in 54/27-bit halves (machine
+    # words): filled for the sets of ``als_index`` only (``make_als`` leaves them empty).
+    lo: int
+    hi: int
+    blo: tuple[int, ...]
+    bhi: tuple[int, ...]
+
+    def __init__(
+        self,
+        bits: int,
+        cells: tuple[int, ...],
+        mask: int,
+        house: int,
+        dcells: tuple[int, ...],
+        buddies: tuple[int, ...],
+        lo: int = 0,
+        hi: int = 0,
+        blo: tuple[int, ...] = (),
+        bhi: tuple[int, ...] = (),
+    ) -> None:
+        self.bits = bits
+        self.cells = cells
+        self.mask = mask
+        self.house = house
+        self.dcells = dcells
+        self.buddies = buddies
+        self.lo = lo
+        self.hi = hi
+        self.blo = blo
+        self.bhi = bhi
+
+    def _key(self) -> tuple[int, tuple[int, ...], int, int, tuple[int, ...], tuple[int, ...]]:
+        return (self.bits, self.cells, self.mask, self.house, self.dcells, self.buddies)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Als) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Als(bits={self.bits!r}, cells={self.cells!r}, mask={self.mask!r}, "
+            f"house={self.house!r}, dcells={self.dcells!r}, buddies={self.buddies!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,44 +107,151 @@ class AlsIndex:
     """Every ALS of a state, the restricted commons between them and per-digit cell sets."""
 
     alses: tuple[Als, ...]
-    # links[i]: (j, rc mask) for every ALS j that does not overlap i and shares an RC.
-    links: tuple[tuple[tuple[int, int], ...], ...]
+    # links[i]: j << 9 | rc mask for every ALS j that does not overlap i and shares an
+    # RC, j ascending
+    links: list[list[int]]
     # overlap_links: the same, also for overlapping ALS (the RC digits outside the overlap)
-    overlap_links: tuple[tuple[tuple[int, int], ...], ...]
+    overlap_links: list[list[int]]
     digit_bits: tuple[int, ...]  # digit_bits[d]: cells with candidate d
+    masks: list[int]  # masks[i]: the digits of ALS i
+    seen_masks: list[int]  # seen_masks[i]: its digits with buddies (cells seeing all of them)
 
 
-# Subsets s of up to 9 house cells by index bitmask: the lowest index, s without it, |s|.
-_LOW: Final = tuple((s & -s).bit_length() - 1 for s in range(512))
-_REST: Final = tuple(s & (s - 1) for s in range(512))
-_SIZE: Final = tuple(bin(s).count("1") for s in range(512))
+_LO_BITS: Final = 54  # a cell set in two machine words: cells 0..53 and 54..80
+_LO_MASK: Final = (1 << 54) - 1
+_HI_MASK: Final = (1 << 27) - 1
 
 
-def _collect_alses(grid: Grid, digit_bits: tuple[int, ...]) -> list[Als]:
+# Per cell: its peers in 54/27-bit halves (small tables: they stay in the cache).
+_PEER_LO: Final = tuple(p & _LO_MASK for p in PEER_BITS)
+_PEER_HI: Final = tuple(p >> _LO_BITS for p in PEER_BITS)
+_PATTERNS: Final = 27 * 512
+_NO_PATTERNS: Final = [-1] * 9
+# A box's cells (index bitmask) in one of its rows or columns: such a set lies in an
+# earlier house (a row or a column) too.
+_BOX_LINES: Final = (0x7, 0x38, 0x1C0, 0x49, 0x92, 0x124)
+
+
+def _collect_alses(
+    grid: Grid,
+    digit_bits: tuple[int, ...],
+    pats: list[int],
+    by_digit: list[list[object]],
+    seen_masks: list[int],
+) -> list[Als]:
+    """The ALS of ``grid``, house by house (a set lying in two houses belongs to the
+    first). ``pats[i * 9 + d - 1]`` gets the index (house * 512 + house cells mask) of
+    ALS i's d-cells (-1: no d), ``by_digit[d]`` the ALS holding d (boxed ints, one box
+    per set) and ``seen_masks[i]`` the digits of ALS i with buddies.
+
+    Cell sets are worked out from the cells (small per-cell tables) rather than read
+    from per-house tables of every subset: those are too big to stay in the cache
+    between two states."""
     cands, values = grid.candidates, grid.values
-    found: dict[int, Als] = {}
-    seen_memo: dict[int, int] = {}
-    low_, rest_, size_, popcount = _LOW, _REST, _SIZE, POPCOUNT
-    for h, house in enumerate(HOUSES):
-        empty = [c for c in house if not values[c]]
-        n = len(empty)
+    found: list[Als] = []
+    popcount = POPCOUNT
+    peer_lo, peer_hi = _PEER_LO, _PEER_HI
+    dlo = [d & _LO_MASK for d in digit_bits]
+    dhi = [d >> _LO_BITS for d in digit_bits]
+    dloc = [0] * 10
+    for h in range(27):
+        house = HOUSES[h]
+        # per empty cell of the house (in house order): (its digits << 9 | its house
+        # bit) << 4, so that a subset's entry (digits << 9 | house cells) << 4 | size
+        # is the previous one's OR it, plus one
+        add: list[int] = []
+        for d in range(10):
+            dloc[d] = 0
+        for k in range(9):
+            c = house[k]
+            if not values[c]:
+                m = cands[c]
+                add.append((m << 9 | 1 << k) << 4)
+                for d in DIGITS_IN[m]:
+                    dloc[d] |= 1 << k
+        n = len(add)
         if n < 2:
             continue
-        cm = [cands[c] for c in empty]
-        masks = [0] * (1 << n)
+        base = h * 512
+        kind = h // 9  # row, column, box
+        entry = [0] * (1 << n)
         for s in range(1, 1 << n):
-            m = masks[rest_[s]] | cm[low_[s]]
-            masks[s] = m
-            k = size_[s]
-            if popcount[m] == k + 1 and k <= MAX_ALS_CELLS:
-                bits = 0
-                t = s
+            r = s & (s - 1)
+            v = (entry[r] | add[(s ^ r).bit_length() - 1]) + 1
+            entry[s] = v
+            m = v >> 13
+            k = v & 15
+            if popcount[m] != k + 1 or k > MAX_ALS_CELLS:
+                continue
+            pm = v >> 4 & 0x1FF
+            if kind and k == 1:
+                continue  # one cell: found in its row
+            if kind == 2 and any(not pm & ~line for line in _BOX_LINES):
+                continue  # in one row or column of the box: found there
+            i = len(found)
+            i_box: object = i
+            pats.extend(_NO_PATTERNS)
+            cells: list[int] = []
+            lo = 0
+            hi = 0
+            t = pm
+            while t:
+                low = t & -t
+                t ^= low
+                c = house[low.bit_length() - 1]
+                cells.append(c)
+                if c < _LO_BITS:
+                    lo |= 1 << c
+                else:
+                    hi |= 1 << (c - _LO_BITS)
+            dcells = [0] * 10
+            buddies = [0] * 10
+            blo = [0] * 10
+            bhi = [0] * 10
+            seen = 0
+            for d in DIGITS_IN[m]:
+                dm = pm & dloc[d]
+                plo = 0
+                phi = 0
+                slo = _LO_MASK
+                shi = _HI_MASK
+                t = dm
                 while t:
-                    bits |= 1 << empty[low_[t]]
-                    t = rest_[t]
-                if bits not in found:
-                    found[bits] = make_als(bits, m, h, digit_bits, seen_memo)
-    return list(found.values())
+                    low = t & -t
+                    t ^= low
+                    c = house[low.bit_length() - 1]
+                    if c < _LO_BITS:
+                        plo |= 1 << c
+                    else:
+                        phi |= 1 << (c - _LO_BITS)
+                    slo &= peer_lo[c]
+                    shi &= peer_hi[c]
+                dcells[d] = plo | phi << _LO_BITS
+                slo &= dlo[d]
+                shi &= dhi[d]
+                blo[d] = slo
+                bhi[d] = shi
+                if slo or shi:
+                    buddies[d] = slo | shi << _LO_BITS
+                    seen |= 1 << (d - 1)
+                pats[i * 9 + d - 1] = base + dm
+                by_digit[d].append(i_box)
+            seen_masks.append(seen)
+            found.append(
+                Als(
+                    lo | hi << _LO_BITS,
+                    tuple(cells),
+                    m,
+                    h,
+                    tuple(dcells),
+                    tuple(buddies),
+                    lo,
+                    hi,
+                    tuple(blo),
+                    tuple(bhi),
+                )
+            )
+    return found
 
 
 def make_als(
@@ -119,62 +273,129 @@ def make_als(
 def als_index(grid: Grid) -> AlsIndex:
     """The ALS and restricted commons of ``grid``'s state (cached for the last state)."""
     digit_bits = tuple(digit_patterns(grid))
-    alses = _collect_alses(grid, digit_bits)
-    # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them and
-    # test each pair of groups once instead of every pair of ALS.
-    # i << 16 | j (i < j; at most 27 * 512 sets, so j fits 16 bits) -> RC digit mask
-    rc_of: dict[int, int] = {}
-    seen_memo: dict[int, int] = {}
+    pats: list[int] = []
+    by_digit: list[list[object]] = [[] for _ in range(10)]
+    seen_masks: list[int] = []
+    alses = _collect_alses(grid, digit_bits, pats, by_digit, seen_masks)
+    count = len(alses)
+    # Whether d is an RC depends only on the two sets' d-cells: group the ALS by them
+    # (their house and house cells: a cell set in two houses makes two groups, which
+    # changes no result) and test each pair of groups once instead of every pair of
+    # ALS. hits: (i << 14 | j) << 4 | d for i < j (at most 27 * 512 sets: 14 bits).
+    hits: list[int] = []
+    # per pattern: its last ALS, then through ``after`` (None: no more), as the boxed
+    # ints of by_digit (no int boxed anew)
+    head: list[object] = [None] * _PATTERNS
+    after: list[object] = [None] * count
     for d in range(1, 10):
-        groups: dict[int, list[int]] = {}
-        for i, a in enumerate(alses):
-            dc = a.dcells[d]
-            if dc:
-                groups.setdefault(dc, []).append(i)
-        dbit = 1 << (d - 1)
-        by_low: dict[int, list[tuple[int, list[int]]]] = {}
-        for s2, l2 in groups.items():
-            by_low.setdefault((s2 & -s2).bit_length() - 1, []).append((s2, l2))
-        for s1, l1 in groups.items():
-            seen = seen_memo.get(s1)
-            if seen is None:
-                seen = seen_memo[s1] = common_peers(s1)
-            seen &= digit_bits[d]
-            for c in cells_of_bits(seen):
-                for s2, l2 in by_low.get(c, ()):
-                    if s2 & ~seen:
-                        continue
-                    for i in l1:
-                        for j in l2:
-                            if i < j:
-                                key = i << 16 | j
-                                rc_of[key] = rc_of.get(key, 0) | dbit
-    links: list[list[tuple[int, int]]] = [[] for _ in alses]
-    overlap_links: list[list[tuple[int, int]]] = [[] for _ in alses]
-    for key, rc in sorted(rc_of.items()):
-        i, j = key >> 16, key & 0xFFFF
-        a, b = alses[i], alses[j]
-        shared = a.bits & b.bits
-        if shared:
+        members = by_digit[d]
+        if not members:
+            continue
+        # per pattern (in order met): its index, its cells and the cells with d seeing
+        # all of them, in halves
+        patterns: list[int] = []
+        pattern_lo: list[int] = []
+        pattern_hi: list[int] = []
+        seeing_lo: list[int] = []
+        seeing_hi: list[int] = []
+        # per cell: the patterns whose lowest cell it is (through ``next_pattern``)
+        by_low = [-1] * 81
+        next_pattern: list[int] = []
+        for i_box in members:
+            i = cast(int, i_box)
+            p = pats[i * 9 + d - 1]
+            last = head[p]
+            if last is None:
+                a = alses[i]
+                dc = a.dcells[d]
+                plo = dc & _LO_MASK
+                phi = dc >> _LO_BITS
+                c = (
+                    (plo & -plo).bit_length() - 1
+                    if plo
+                    else _LO_BITS + (phi & -phi).bit_length() - 1
+                )
+                next_pattern.append(by_low[c])
+                by_low[c] = len(patterns)
+                patterns.append(p)
+                pattern_lo.append(plo)
+                pattern_hi.append(phi)
+                seeing_lo.append(a.blo[d])
+                seeing_hi.append(a.bhi[d])
+            after[i] = last
+            head[p] = i_box
+        for a_at in range(len(patterns)):
+            p = patterns[a_at]
+            slo = seeing_lo[a_at]
+            shi = seeing_hi[a_at]
+            half = 0
+            while half < 2:
+                rest = slo if half == 0 else shi
+                offset = 0 if half == 0 else _LO_BITS
+                half += 1
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    b = by_low[low.bit_length() - 1 + offset]
+                    while b >= 0:
+                        q = patterns[b]
+                        q_lo = pattern_lo[b]
+                        q_hi = pattern_hi[b]
+                        b = next_pattern[b]
+                        if q_lo & ~slo or q_hi & ~shi:
+                            continue
+                        i_at = head[p]
+                        while i_at is not None:
+                            i = cast(int, i_at)
+                            j_at = head[q]
+                            while j_at is not None:
+                                j = cast(int, j_at)
+                                if i < j:
+                                    hits.append((i << 14 | j) << 4 | d)
+                                j_at = after[j]
+                            i_at = after[i]
+        for p in patterns:
+            head[p] = None
+    hits.sort()
+    # (lists of objects: a boxed int goes into two lists as it is; read as lists of ints)
+    links: list[list[object]] = [[] for _ in range(count)]
+    overlap_links: list[list[object]] = [[] for _ in range(count)]
+    n = len(hits)
+    k = 0
+    while k < n:
+        pair = hits[k] >> 4
+        rc = 0
+        while k < n and hits[k] >> 4 == pair:
+            rc |= 1 << ((hits[k] & 15) - 1)
+            k += 1
+        i = pair >> 14
+        j = pair & 0x3FFF
+        one, two = alses[i], alses[j]
+        if one.lo & two.lo or one.hi & two.hi:
             # an RC digit may not lie in the overlap (it would be in both sets)
+            shared = one.bits & two.bits
             for d in DIGITS_IN[rc]:
-                if (a.dcells[d] | b.dcells[d]) & shared:
+                if (one.dcells[d] | two.dcells[d]) & shared:
                     rc &= ~(1 << (d - 1))
             if rc:
-                overlap_links[i].append((j, rc))
-                overlap_links[j].append((i, rc))
+                overlap_links[i].append(j << 9 | rc)
+                overlap_links[j].append(i << 9 | rc)
         else:
-            links[i].append((j, rc))
-            links[j].append((i, rc))
-            overlap_links[i].append((j, rc))
-            overlap_links[j].append((i, rc))
-    index = AlsIndex(
+            to_j: object = j << 9 | rc  # boxed once for both lists
+            to_i: object = i << 9 | rc
+            links[i].append(to_j)
+            links[j].append(to_i)
+            overlap_links[i].append(to_j)
+            overlap_links[j].append(to_i)
+    masks = [a.mask for a in alses]
+    return AlsIndex(
         tuple(alses),
-        tuple(tuple(x) for x in links),
-        tuple(tuple(x) for x in overlap_links),
+        cast(list[list[int]], links),
+        cast(list[list[int]], overlap_links),
         digit_bits,
+        masks,
+        seen_masks,
     )
-    return index
 
 
 def _common_elims(a: Als, b: Als, digits: int) -> set[tuple[int, int]]:
@@ -184,6 +405,12 @@ def _common_elims(a: Als, b: Als, digits: int) -> set[tuple[int, int]]:
         for c in cells_of_bits(a.buddies[z] & b.buddies[z]):
             out.add((c, z))
     return out
+
+
+def _sees_common(a: Als, b: Als, digits: int) -> bool:
+    """Whether ``_common_elims(a, b, digits)`` is not empty (on the halves: no sets)."""
+    alo, ahi, blo, bhi = a.blo, a.bhi, b.blo, b.bhi
+    return any(alo[z] & blo[z] or ahi[z] & bhi[z] for z in DIGITS_IN[digits])
 
 
 def _new(reported: set[frozenset[tuple[int, int]]], elims: set[tuple[int, int]]) -> bool:
@@ -243,29 +470,42 @@ def find_als_xz(grid: Grid) -> Iterator[Step]:
     Doubly linked (two RCs): both ALS are locked without the RCs, so their other digits
     leave every cell seeing all of them, and each RC leaves cells seeing it in both."""
     index = als_index(grid)
-    alses = index.alses
     reported: set[frozenset[tuple[int, int]]] = set()
-    for i, links in enumerate(index.links):
-        a = alses[i]
-        for j, rc in links:
-            if j < i:
-                continue
-            b = alses[j]
-            common = a.mask & b.mask
-            if POPCOUNT[rc] != 2 and not any(
-                a.buddies[z] & b.buddies[z] and rc & ~(1 << (z - 1)) for z in DIGITS_IN[common]
-            ):
+    for i in range(len(index.alses)):
+        yield from _xz_from(index, i, reported)
+
+
+def _xz_from(index: AlsIndex, i: int, reported: set[frozenset[tuple[int, int]]]) -> list[Step]:
+    """The ALS-XZ of set ``i`` with the sets after it (a plain function: C locals)."""
+    alses = index.alses
+    found: list[Step] = []
+    a = alses[i]
+    for link in index.links[i]:
+        j = link >> 9
+        if j < i:
+            continue
+        rc = link & 0x1FF
+        b = alses[j]
+        common = a.mask & b.mask
+        if POPCOUNT[rc] != 2:
+            sees = False
+            for z in DIGITS_IN[common]:
+                if rc & ~(1 << (z - 1)) and (a.blo[z] & b.blo[z] or a.bhi[z] & b.bhi[z]):
+                    sees = True
+                    break
+            if not sees:
                 continue  # no cell sees a common digit (but the RC) in both sets
-            elims: set[tuple[int, int]] = set()
-            for x in DIGITS_IN[rc]:
-                elims |= _common_elims(a, b, common & ~(1 << (x - 1)))
-            if POPCOUNT[rc] == 2:
-                for own, other in ((a, b), (b, a)):
-                    for d in DIGITS_IN[own.mask & ~rc]:
-                        for c in cells_of_bits(own.buddies[d] & ~other.bits):
-                            elims.add((c, d))
-            if elims and _new(reported, elims):
-                yield _als_step("als-xz", [a, b], [rc, 0], rc, elims)
+        elims: set[tuple[int, int]] = set()
+        for x in DIGITS_IN[rc]:
+            elims |= _common_elims(a, b, common & ~(1 << (x - 1)))
+        if POPCOUNT[rc] == 2:
+            for own, other in ((a, b), (b, a)):
+                for d in DIGITS_IN[own.mask & ~rc]:
+                    for c in cells_of_bits(own.buddies[d] & ~other.bits):
+                        elims.add((c, d))
+        if elims and _new(reported, elims):
+            found.append(_als_step("als-xz", [a, b], [rc, 0], rc, elims))
+    return found
 
 
 def describe_als_xz(step: Step) -> str:
@@ -293,25 +533,45 @@ def find_als_xy_wing(grid: Grid) -> Iterator[Step]:
     B, not both the same single digit): C holds x or y, so A or B is locked and a digit z
     common to A and B (not an RC) leaves cells seeing all of its cells in both."""
     index = als_index(grid)
-    alses = index.alses
     reported: set[frozenset[tuple[int, int]]] = set()
-    for k, links in enumerate(index.overlap_links):
-        c = alses[k]
-        for n, (i, rc1) in enumerate(links):
-            a = alses[i]
-            for j, rc2 in links[n + 1 :]:
-                if rc1 == rc2 and POPCOUNT[rc1] == 1:
-                    continue  # C may hold neither: it can miss the one digit
-                b = alses[j]
-                union = a.bits | b.bits
-                if union == a.bits or union == b.bits:
-                    continue  # the sets may overlap, but neither may contain the other
-                zs = a.mask & b.mask & ~rc1 & ~rc2
-                if not zs:
-                    continue
-                elims = _common_elims(a, b, zs)
-                if elims and _new(reported, elims):
-                    yield _als_step("als-xy-wing", [a, c, b], [rc1, rc2, 0], rc1 | rc2, elims)
+    for k in range(len(index.alses)):
+        yield from _xy_wings(index, k, reported)
+
+
+def _xy_wings(index: AlsIndex, k: int, reported: set[frozenset[tuple[int, int]]]) -> list[Step]:
+    """The ALS-XY-Wings with pivot set ``k`` (a plain function: C locals)."""
+    alses, seen_masks = index.alses, index.seen_masks
+    links = index.overlap_links[k]
+    c = alses[k]
+    found: list[Step] = []
+    # per link: the digits of its set, but the RC, with buddies: a wing's eliminations
+    # are among the digits both ends have here
+    sees = [seen_masks[link >> 9] & ~link & 0x1FF for link in links]
+    for n in range(len(links)):
+        sn = sees[n]
+        if not sn:
+            continue
+        i = links[n] >> 9
+        rc1 = links[n] & 0x1FF
+        a = alses[i]
+        for m in range(n + 1, len(links)):
+            both = sn & sees[m]
+            if not both:
+                continue  # no eliminations
+            j = links[m] >> 9
+            rc2 = links[m] & 0x1FF
+            if rc1 == rc2 and POPCOUNT[rc1] == 1:
+                continue  # C may hold neither: it can miss the one digit
+            b = alses[j]
+            if not (b.lo & ~a.lo or b.hi & ~a.hi) or not (a.lo & ~b.lo or a.hi & ~b.hi):
+                continue  # the sets may overlap, but neither may contain the other
+            if not _sees_common(a, b, both):
+                continue  # no eliminations
+            zs = a.mask & b.mask & ~rc1 & ~rc2
+            elims = _common_elims(a, b, zs)
+            if elims and _new(reported, elims):
+                found.append(_als_step("als-xy-wing", [a, c, b], [rc1, rc2, 0], rc1 | rc2, elims))
+    return found
 
 
 def describe_als_xy_wing(step: Step) -> str:
@@ -336,106 +596,187 @@ def find_als_chain(grid: Grid) -> Iterator[Step]:
     4): the eliminations depend only on the ends and their RCs, so every result is found
     by a shortest chain, in time bounded by the number of states rather than of paths.
     """
-    index = als_index(grid)
-    alses = index.alses
-    count = len(alses)
-    # per set, its links packed as next set << 9 | RC mask (no tuple to unpack per link)
-    packed = [[j << 9 | rc for j, rc in out] for out in index.links]
-    # States seen from the current start, as flags in a flat list instead of a dict of
-    # boxed ints: index ((actual id * count + set) * 9 + first RC digit) * 3 + length - 2,
-    # where an RC mask gets a small id when first met (most are one digit); reset after
-    # each start through ``touched``.
-    mask_id = [-1] * 512
-    masks = 0
-    seen: list[bool] = []
-    touched: list[int] = []
-    reported: set[frozenset[tuple[int, int]]] = set()
-    for start in range(count):
+    search = _ChainSearch(als_index(grid))
+    for start in range(len(search.alses)):
+        yield from search.from_start(start)
+
+
+class _ChainSearch:
+    """The ALS-Chain search of one state, one start set at a time (a plain method: its
+    locals are C locals, where a generator keeps them in its frame object)."""
+
+    def __init__(self, index: AlsIndex) -> None:
+        alses = self.alses = index.alses
+        count = self.count = len(alses)
+        self.packed = index.links  # per set, its links as next set << 9 | RC mask
+        self.set_masks = index.masks
+        self.seen_masks = index.seen_masks
+        # A state is one int, its flag: (actual id * count + set) << 5 | (min(sets so
+        # far, 4) - 2) * 9 + first RC digit - 1, where an RC mask gets a small id when
+        # first met (most are one digit). parent[flag]: None unseen, ``_ROOT`` a first
+        # link, else the (boxed) flag it was reached from, the very object of the
+        # frontier: no int is boxed twice. Reset after each start through the frontiers.
+        # (Ints kept in lists stay below 2 ** 30: one digit, quick to unbox.)
+        self.mask_id = [-1] * 512
+        self.id_mask: list[int] = []
+        self.parent: list[object] = []
+        # moves[actual id * count + set]: from the set reached by that RC, its next links
+        # (the RC used next must differ) as (next actual id * count + next set) << 14 |
+        # next set: the same for every start, first RC and length (``_UNSET``: not yet
+        # listed)
+        self.moves: list[list[int]] = []
+        # seeing[end]: the digits z of the start and ``end`` with a cell seeing every z
+        # of both, known where seeing_for[end] is the start
+        self.seeing = [0] * count
+        self.seeing_for = [-1] * count
+        self.reported: set[frozenset[tuple[int, int]]] = set()
+
+    def from_start(self, start: int) -> list[Step]:
+        """The chains from ``start``, in the order found."""
+        alses, count, packed, set_masks = self.alses, self.count, self.packed, self.set_masks
+        mask_id, id_mask, parent, moves = self.mask_id, self.id_mask, self.parent, self.moves
+        seeing, seeing_for, seen_masks = self.seeing, self.seeing_for, self.seen_masks
+        root = _ROOT
+        found: list[Step] = []
         first = alses[start]
-        if not any(first.buddies[z] for z in DIGITS_IN[first.mask]):
-            continue  # nothing outside the first set sees any of its digits
-        # state: (set, RC mask just used, first RC mask, min(sets so far, 4)) packed in an
-        # int (see _state); parent: the state it was reached from, -1 for the first link
-        parent: dict[int, int] = {}
-        frontier: list[int] = []
+        first_seen = seen_masks[start]
+        if not first_seen:
+            return found  # nothing outside the first set sees any of its digits
+        first_mask = first.mask
+        frontier: list[object] = []
         for link in packed[start]:
             nxt = link >> 9
             for x in DIGITS_IN[link & 0x1FF]:
                 bit = 1 << (x - 1)
-                if mask_id[bit] < 0:
-                    mask_id[bit] = masks
-                    masks += 1
-                    seen.extend([False] * (count * 27))
-                flag = ((mask_id[bit] * count + nxt) * 9 + x - 1) * 3
-                if not seen[flag]:
-                    seen[flag] = True
-                    touched.append(flag)
-                    state = _state(nxt, bit, bit, 2)
-                    parent[state] = -1
-                    frontier.append(state)
+                aid = mask_id[bit]
+                if aid < 0:
+                    aid = _new_mask_id(bit, count, mask_id, id_mask, parent, moves)
+                flag = (aid * count + nxt) << 5 | (x - 1)
+                if parent[flag] is None:
+                    parent[flag] = root
+                    first_box: object = flag
+                    frontier.append(first_box)
+        levels = [frontier]
         shown: set[int] = set()  # (end set, z digits) already reported from this start
         length = 2
         while frontier and length < MAX_CHAIN_ALS:
+            offset = (min(length, 4) - 2) * 9  # of the frontier's flags
             length += 1
-            nxt_frontier: list[int] = []
-            for state in frontier:
-                here, last, x1 = state >> 21, state >> 12 & 0x1FF, state >> 3 & 0x1FF
-                tail = x1 << 3 | min(length, 4)  # _state's low bits, the same for every link
-                flag_tail = (x1.bit_length() - 1) * 3 + min(length, 4) - 2
-                for link in packed[here]:
-                    actual = link & 0x1FF & ~last  # the RC used next must differ from the last
-                    nxt = link >> 9
-                    if not actual or nxt == start:
+            short = length < 4
+            next_offset = (min(length, 4) - 2) * 9
+            nxt_frontier: list[object] = []
+            for box in frontier:
+                state = cast(int, box)
+                node = state >> 5
+                first_digit = (state & 31) - offset  # the first RC's digit - 1
+                x1 = 1 << first_digit
+                flag_tail = next_offset + first_digit
+                at = moves[node]
+                if at is _UNSET:
+                    at = _moves(node, count, packed, mask_id, id_mask, parent, moves)
+                for move in at:
+                    nxt = move & 0x3FFF
+                    if nxt == start:
                         continue
-                    aid = mask_id[actual]
-                    if aid < 0:
-                        aid = mask_id[actual] = masks
-                        masks += 1
-                        seen.extend([False] * (count * 27))
-                    flag = (aid * count + nxt) * 27 + flag_tail
-                    if seen[flag]:
+                    target = move >> 14
+                    flag = target << 5 | flag_tail
+                    if parent[flag] is not None:
                         continue
-                    seen[flag] = True
-                    touched.append(flag)
-                    new = (nxt << 9 | actual) << 12 | tail
-                    parent[new] = state
-                    nxt_frontier.append(new)
-                    if length < 4:
+                    parent[flag] = box
+                    new_box: object = flag
+                    nxt_frontier.append(new_box)
+                    if short:
                         continue
-                    end = alses[nxt]
-                    zs = first.mask & end.mask & ~x1 & ~actual
-                    if not zs or (nxt << 9 | zs) in shown:
+                    actual = id_mask[target // count]
+                    zs = first_mask & set_masks[nxt] & ~x1 & ~actual
+                    if not zs & first_seen:
+                        continue
+                    if seeing_for[nxt] == start:
+                        sees = seeing[nxt]
+                    else:
+                        sees = 0
+                        end = alses[nxt]
+                        for z in DIGITS_IN[first_seen & seen_masks[nxt]]:
+                            if first.blo[z] & end.blo[z] or first.bhi[z] & end.bhi[z]:
+                                sees |= 1 << (z - 1)
+                        seeing[nxt] = sees
+                        seeing_for[nxt] = start
+                    if not zs & sees or (nxt << 9 | zs) in shown:
                         continue  # the eliminations depend only on the ends and zs
-                    if not any(first.buddies[z] & end.buddies[z] for z in DIGITS_IN[zs]):
-                        continue
-                    states = _chain_states(parent, new)
-                    path = [start, *(st >> 21 for st in states)]
+                    states = _chain_states(parent, flag, root)
+                    path = [start, *((st >> 5) % count for st in states)]
                     if len(set(path)) < len(path):
                         continue  # a set used twice is no chain to show
                     shown.add(nxt << 9 | zs)
+                    end = alses[nxt]
                     elims = _common_elims(first, end, zs)
-                    if not _new(reported, elims):
+                    if not _new(self.reported, elims):
                         continue
-                    rcs = [st >> 12 & 0x1FF for st in states]
+                    rcs = [id_mask[(st >> 5) // count] for st in states]
                     chain = [alses[i] for i in path]
-                    yield _als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims)
+                    found.append(_als_step("als-chain", chain, [*rcs, 0], _or(rcs), elims))
             frontier = nxt_frontier
-        for flag in touched:
-            seen[flag] = False
-        touched.clear()
+            levels.append(frontier)
+        for level in levels:
+            for box in level:
+                parent[cast(int, box)] = None
+        return found
 
 
-def _state(als: int, rc: int, first_rc: int, sets: int) -> int:
-    """An ALS-chain search state as one int: set index, RC masks (9 bits), 3-bit count."""
-    return ((als << 9 | rc) << 9 | first_rc) << 3 | sets
+_UNSET: Final[list[int]] = []
+_ROOT: Final = object()
 
 
-def _chain_states(parent: dict[int, int], state: int) -> list[int]:
-    """The search states of the chain ending in ``state``, from the start."""
-    out = []
-    while state >= 0:
-        out.append(state)
-        state = parent[state]
+def _new_mask_id(
+    rc: int,
+    count: int,
+    mask_id: list[int],
+    id_mask: list[int],
+    parent: list[object],
+    moves: list[list[int]],
+) -> int:
+    """Give the RC mask ``rc`` the next id and make room for its states."""
+    aid = mask_id[rc] = len(id_mask)
+    id_mask.append(rc)
+    parent.extend([None] * (count * 32))
+    moves.extend([_UNSET] * count)
+    return aid
+
+
+def _moves(
+    node: int,
+    count: int,
+    packed: list[list[int]],
+    mask_id: list[int],
+    id_mask: list[int],
+    parent: list[object],
+    moves: list[list[int]],
+) -> list[int]:
+    """The next links from set ``node % count`` reached by RC id ``node // count``."""
+    here = node % count
+    last = id_mask[node // count]
+    out: list[int] = []
+    for link in packed[here]:
+        actual = link & 0x1FF & ~last  # the RC used next must differ from the last
+        if not actual:
+            continue
+        nxt = link >> 9
+        aid = mask_id[actual]
+        if aid < 0:
+            aid = _new_mask_id(actual, count, mask_id, id_mask, parent, moves)
+        out.append((aid * count + nxt) << 14 | nxt)
+    moves[node] = out
+    return out
+
+
+def _chain_states(parent: list[object], flag: int, root: object) -> list[int]:
+    """The search states (flags) of the chain ending in ``flag``, from the start."""
+    out = [flag]
+    up = parent[flag]
+    while up is not root:
+        flag = cast(int, up)
+        out.append(flag)
+        up = parent[flag]
     return out[::-1]
 
 
@@ -473,35 +814,22 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
     """
     cands, values = grid.candidates, grid.values
     index = als_index(grid)
-    alses, digit_bits = index.alses, index.digit_bits
+    alses, digit_bits, seen_masks = index.alses, index.digit_bits, index.seen_masks
     reported: set[frozenset[tuple[int, int]]] = set()
     budget = [BLOSSOM_BUDGET]
-    # petals_of[d][cell]: the ALS holding d whose every d the cell sees
-    petals_of: list[list[list[int]]] = [[[] for _ in range(81)] for _ in range(10)]
-    for i, a in enumerate(alses):
-        for d in DIGITS_IN[a.mask]:
-            for c in cells_of_bits(a.buddies[d]):
-                petals_of[d][c].append(i)
+    petals_of = _petals(alses)
     for stem in range(81):
         if values[stem]:
             continue
         stem_mask = cands[stem]
         digits = DIGITS_IN[stem_mask]
-        per_digit = [petals_of[d][stem] for d in digits]
+        per_digit = [petals_of[d * 81 + stem] for d in digits]
         if not all(per_digit):
             continue
-        zs_possible = 0x1FF & ~stem_mask
-        for ps in per_digit:
-            union = 0
-            for i in ps:
-                union |= alses[i].mask
-            zs_possible &= union
-        for z in DIGITS_IN[zs_possible]:
+        for z in DIGITS_IN[_petal_digits(per_digit, seen_masks, stem_mask)]:
             zbit = 1 << (z - 1)
             # only petals holding z with cells outside them seeing all their z can help
-            options = [
-                [i for i in ps if alses[i].mask & zbit and alses[i].buddies[z]] for ps in per_digit
-            ]
+            options = [[i for i in ps if seen_masks[i] & zbit] for ps in per_digit]
             if not all(options):
                 continue
             for chosen in _blossoms(alses, options, [], z, ALL_CELLS, budget):
@@ -522,6 +850,42 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
                     )
             if budget[0] <= 0:
                 return
+
+
+def _petal_digits(per_digit: list[list[int]], seen_masks: list[int], stem_mask: int) -> int:
+    """The digits z (not stem candidates) that every stem digit has a petal holding, with
+    buddies (z can leave cells only then)."""
+    out = 0x1FF & ~stem_mask
+    for ps in per_digit:
+        union = 0
+        for i in ps:
+            union |= seen_masks[i]
+        out &= union
+    return out
+
+
+def _petals(alses: tuple[Als, ...]) -> list[list[int]]:
+    """petals_of[d * 81 + cell]: the ALS holding d whose every d the cell sees."""
+    petals_of: list[list[int]] = [_NO_PETALS] * 810
+    for i, a in enumerate(alses):
+        for d in DIGITS_IN[a.mask]:
+            half = 0
+            while half < 2:
+                rest = a.blo[d] if half == 0 else a.bhi[d]
+                at = d * 81 + (0 if half == 0 else _LO_BITS)
+                half += 1
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    k = at + low.bit_length() - 1
+                    petals = petals_of[k]
+                    if petals is _NO_PETALS:
+                        petals = petals_of[k] = []
+                    petals.append(i)
+    return petals_of
+
+
+_NO_PETALS: Final[list[int]] = []
 
 
 def _blossom_elims(

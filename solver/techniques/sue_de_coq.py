@@ -22,15 +22,41 @@ from ..steps import Step, cells_text, eliminations_text
 
 MAX_SET_CELLS: Final = 5  # cells in S or in T: larger sets make no lesson and cost time
 
+# _ORDER[n]: the non-empty subsets of n pool cells (up to MAX_SET_CELLS of them) as index
+# bitmasks, by size and then in ``combinations`` order
+_ORDER: Final = tuple(
+    tuple(
+        sum(1 << i for i in combo)
+        for k in range(1, min(n, MAX_SET_CELLS) + 1)
+        for combo in combinations(range(n), k)
+    )
+    for n in range(10)
+)
+_LOW: Final = tuple((s & -s).bit_length() - 1 for s in range(512))
+_SIZE: Final = tuple(bin(s).count("1") for s in range(512))
+# The three boxes crossing each line (rows 0..8, columns 9..17), ascending.
+_LINE_BOXES: Final = tuple(
+    tuple(b for b in range(18, 27) if set(HOUSES[line]) & set(HOUSES[b])) for line in range(18)
+)
 
-def _subsets(pool: list[int], cands: list[int]) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Non-empty subsets of ``pool`` (up to ``MAX_SET_CELLS`` cells) with their digits."""
-    for k in range(1, min(len(pool), MAX_SET_CELLS) + 1):
-        for cells in combinations(pool, k):
-            mask = 0
-            for c in cells:
-                mask |= cands[c]
-            yield cells, mask
+
+def _subset_digits(pool: list[int], cands: list[int]) -> list[int]:
+    """The digits of every subset of ``pool`` (index bitmask), lowest index first."""
+    out = [0] * (1 << len(pool))
+    low = _LOW
+    for s in range(1, len(out)):
+        out[s] = out[s & (s - 1)] | cands[pool[low[s]]]
+    return out
+
+
+def _cells(pool: list[int], s: int) -> list[int]:
+    """The cells of ``pool`` in the index bitmask ``s``, in pool order."""
+    cells: list[int] = []
+    low = _LOW
+    while s:
+        cells.append(pool[low[s & -s]])
+        s &= s - 1
+    return cells
 
 
 def find_sue_de_coq(grid: Grid) -> Iterator[Step]:
@@ -40,10 +66,11 @@ def find_sue_de_coq(grid: Grid) -> Iterator[Step]:
     """
     values, cands = grid.values, grid.candidates
     reported: set[frozenset[tuple[int, int]]] = set()
+    box_empty = [[c for c in HOUSES[box] if not values[c]] for box in range(27)]
     for line in range(18):
         line_cells = [c for c in HOUSES[line] if not values[c]]
-        for box in range(18, 27):
-            box_cells = [c for c in HOUSES[box] if not values[c]]
+        for box in _LINE_BOXES[line]:  # (the other boxes share no cell with the line)
+            box_cells = box_empty[box]
             inter = [c for c in line_cells if c in box_cells]
             if len(inter) < 2:
                 continue
@@ -70,23 +97,40 @@ def _complete(
     v: int,
     n_plus: int,
     reported: set[frozenset[tuple[int, int]]],
-) -> Iterator[Step]:
+) -> list[Step]:
+    """The Sue de Coq of one core, in order (a plain function: its locals are C locals,
+    where a generator keeps them in its frame object)."""
+    found: list[Step] = []
     line_pool = [c for c in line_cells if c not in core and cands[c] & v]
-    for s_cells, s_mask in _subsets(line_pool, cands):
+    line_digits_of = _subset_digits(line_pool, cands)
+    # the box cells the box set may draw on, whatever the line set; per such cell its
+    # candidates and the line pool index bit of the cell (0: not in the line pool)
+    box_base = [c for c in box_cells if c not in core and cands[c] & v]
+    base_cands = [cands[c] for c in box_base]
+    in_line = [1 << line_pool.index(c) if c in line_pool else 0 for c in box_base]
+    size = _SIZE
+    for s in _ORDER[len(line_pool)]:
+        s_mask = line_digits_of[s]
         s_extra = POPCOUNT[s_mask & ~v]
-        taken = len(s_cells) - s_extra  # V-digits the line set accounts for
+        taken = size[s] - s_extra  # V-digits the line set accounts for
         if taken < 1 or taken >= n_plus:
             continue
         forbidden = s_mask & v  # the box set may not hold the line set's V-digits
-        box_pool = [
-            c
-            for c in box_cells
-            if c not in core and c not in s_cells and cands[c] & v and not cands[c] & forbidden
-        ]
         need = n_plus - taken
-        for t_cells, t_mask in _subsets(box_pool, cands):
-            if len(t_cells) - POPCOUNT[t_mask & ~v] != need:
+        allowed = 0
+        for i in range(len(box_base)):
+            if not base_cands[i] & forbidden and not in_line[i] & s:
+                allowed |= 1 << i
+        if size[allowed] < need:
+            continue  # too few cells for the box set (it takes need V-digits at least)
+        s_cells = tuple(_cells(line_pool, s))
+        box_pool = _cells(box_base, allowed)
+        box_digits_of = _subset_digits(box_pool, cands)
+        for t in _ORDER[len(box_pool)]:
+            t_mask = box_digits_of[t]
+            if size[t] - POPCOUNT[t_mask & ~v] != need:
                 continue
+            t_cells = tuple(_cells(box_pool, t))
             shared = t_mask & s_mask  # extra digits of both sets leave both houses
             box_digits = ((v | t_mask) & ~s_mask) | shared
             line_digits = ((v | s_mask) & ~t_mask) | shared
@@ -101,7 +145,7 @@ def _complete(
             if not elims or key in reported:
                 continue
             reported.add(key)
-            yield Step(
+            step = Step(
                 "sue-de-coq",
                 eliminations=tuple(sorted(elims)),
                 cells=core,
@@ -114,6 +158,8 @@ def _complete(
                     for d in DIGITS_IN[mask]
                 ),
             )
+            found.append(step)
+    return found
 
 
 def describe_sue_de_coq(step: Step) -> str:
