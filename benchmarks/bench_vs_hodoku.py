@@ -8,12 +8,15 @@ Usage::
 hodoku-py is never a dependency of this project: ``--setup`` creates its own virtual
 environment, ``benchmarks/.venv-hodoku`` (gitignored), and runs ``pip install hodoku-py``
 there (or installs a local wheel with ``--wheel``; hodoku-py 0.2.1 ships CPython 3.11
-wheels, so make the venv with a 3.11 interpreter). The benchmark then runs hodoku-py in a
-subprocess of that venv (one process for all puzzles) and our solver in this interpreter,
-on the same puzzles: QQWing expert (default 100) and Norvig's top95 (95). The two solvers
-take turns puzzle by puzzle, so a drift in the machine's speed hits both alike, and each
-first solves one untimed warm-up puzzle (QQWing intermediate's first) that is in neither
-set.
+wheels, so make the venv with a 3.11 interpreter). The benchmark then runs each solver on
+a whole set in a fresh process of its own (hodoku-py in that venv, ours in this
+interpreter), on the same puzzles: QQWing expert (default 100) and Norvig's top95 (95).
+Each process first solves one untimed warm-up puzzle (QQWing intermediate's first), in
+neither set. Ours runs once before and once after hodoku-py and its time per puzzle is
+the mean of the two, so a steady drift in the machine's speed hits both solvers alike
+(fresh processes, so the second run reuses nothing the first one cached; taking turns
+puzzle by puzzle in one run would instead start every solve with the other solver's data
+in the CPU caches, which costs a 2 ms solve far more than a 50 ms one).
 
 Per puzzle it times ``hodoku.Solver().solve(puzzle)`` (HoDoKu's full technique set, brute
 force as the last resort; no uniqueness check) and our ``solve(parse_puzzle(text))``
@@ -38,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from solver import SOLVED, parse_puzzle, solve, solver_mode  # noqa: E402
+from solver import solver_mode  # noqa: E402
 from solver.parse import read_puzzle_file  # noqa: E402
 
 VENV = ROOT / "benchmarks" / ".venv-hodoku"
@@ -47,8 +50,8 @@ SETS = [
     ("norvig top95", "norvig/sudoku-top95.txt", 95),
 ]
 
-# Runs inside the hodoku venv: one puzzle per line on stdin, one JSON line back per puzzle.
-WORKER = r"""
+# A worker reads one puzzle per line on stdin and answers one JSON line per puzzle.
+HODOKU_WORKER = r"""
 import json, sys, time
 from hodoku import Solver, SolutionType
 solver = Solver()
@@ -60,6 +63,19 @@ for line in sys.stdin:
     guessed = any(s.type == SolutionType.BRUTE_FORCE for s in result.steps)
     print(json.dumps({"seconds": elapsed, "solved": bool(result.solved), "guessed": guessed,
                       "level": result.level.name, "score": result.score}), flush=True)
+"""
+OUR_WORKER = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from solver import SOLVED, parse_puzzle, solve
+for line in sys.stdin:
+    text = line.strip()
+    start = time.perf_counter()
+    result = solve(parse_puzzle(text))
+    elapsed = time.perf_counter() - start
+    guessed = any(s.technique == "trial" for s in result.steps)
+    print(json.dumps({"seconds": elapsed, "solved": result.status == SOLVED,
+                      "guessed": guessed}), flush=True)
 """
 WARMUP = ("sets/qqwing_intermediate.sdm", 0)
 
@@ -78,48 +94,34 @@ def setup(wheel: Path | None) -> None:
     subprocess.run([str(venv_python()), "-c", check], check=True)
 
 
+def run_worker(command: list[str], puzzles: list[str], warmup: str) -> list[dict[str, object]]:
+    """Solve ``warmup`` (untimed) then ``puzzles`` in a fresh worker process; one result
+    dict per puzzle."""
+    proc = subprocess.run(
+        command,
+        input="".join(text + "\n" for text in [warmup, *puzzles]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    if len(rows) != len(puzzles) + 1:
+        raise RuntimeError(f"{command[0]} answered {len(rows) - 1} of {len(puzzles)} puzzles")
+    return rows[1:]
+
+
 def run_both(
     puzzles: list[str], warmup: str
 ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
-    """Solve ``puzzles`` with hodoku-py (in its venv) and with ours, taking turns puzzle by
-    puzzle after one untimed ``warmup`` solve each; one result dict per puzzle and solver."""
-    proc = subprocess.Popen(
-        [str(venv_python()), "-c", WORKER],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-
-    def hodoku(text: str) -> dict[str, object]:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(text + "\n")
-        proc.stdin.flush()
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError("hodoku-py's worker stopped")
-        row: dict[str, object] = json.loads(line)
-        return row
-
-    try:
-        hodoku(warmup)
-        ours(warmup)
-        hk_rows, our_rows = [], []
-        for text in puzzles:
-            hk_rows.append(hodoku(text))
-            our_rows.append(ours(text))
-    finally:
-        proc.stdin.close()
-        proc.wait()
-    return hk_rows, our_rows
-
-
-def ours(text: str) -> dict[str, object]:
-    start = time.perf_counter()
-    result = solve(parse_puzzle(text))
-    elapsed = time.perf_counter() - start
-    guessed = any(s.technique == "trial" for s in result.steps)
-    return {"seconds": elapsed, "solved": result.status == SOLVED, "guessed": guessed}
+    """hodoku-py's and our results on ``puzzles``: ours from a run before and one after
+    hodoku-py's, per puzzle the mean of the two times."""
+    our_command = [sys.executable, "-c", OUR_WORKER, str(ROOT)]
+    before = run_worker(our_command, puzzles, warmup)
+    hk_rows = run_worker([str(venv_python()), "-c", HODOKU_WORKER], puzzles, warmup)
+    after = run_worker(our_command, puzzles, warmup)
+    for row, again in zip(before, after, strict=True):
+        row["seconds"] = (float(row["seconds"]) + float(again["seconds"])) / 2  # type: ignore[arg-type]
+    return hk_rows, before
 
 
 def summary(rows: list[dict[str, object]]) -> dict[str, float]:
@@ -146,7 +148,7 @@ def main() -> None:
         sys.exit(f"no hodoku-py venv at {VENV}: run with --setup first")
     print(
         f"Speed vs hodoku-py ({time.strftime('%Y-%m-%d')}, Python {sys.version.split()[0]}, "
-        f"1 core each, taking turns per puzzle; our solver {solver_mode()})\n"
+        f"1 core each, ours before and after hodoku-py; our solver {solver_mode()})\n"
     )
     warmup = [t for _, t in read_puzzle_file(args.data / WARMUP[0])][WARMUP[1]]
     print(
