@@ -41,6 +41,13 @@ PEERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 HOUSE_BITS: Final[tuple[int, ...]] = tuple(sum(1 << c for c in h) for h in HOUSES)
 PEER_BITS: Final[tuple[int, ...]] = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
 ALL_CELLS: Final = (1 << 81) - 1
+# An 81-bit cell set split in two machine words for compiled code: cells 0..53 (``bits &
+# LOW_HALF``) and 54..80 (``bits >> HALF_BITS``); the peers of each cell so split.
+HALF_BITS: Final = 54
+LOW_HALF: Final = (1 << HALF_BITS) - 1
+HIGH_HALF: Final = (1 << (81 - HALF_BITS)) - 1
+PEER_LO: Final[tuple[int, ...]] = tuple(p & LOW_HALF for p in PEER_BITS)
+PEER_HI: Final[tuple[int, ...]] = tuple(p >> HALF_BITS for p in PEER_BITS)
 # SEES[a * 81 + b]: cells a and b share a house (a != b); a table read, where testing a
 # bit of an 81-bit int would allocate a long int.
 SEES: Final[tuple[bool, ...]] = tuple(
@@ -81,11 +88,19 @@ def common_peers(bits: int) -> int:
 
 def cells_of_bits(bits: int) -> list[int]:
     """The cells of an 81-bit cell set, ascending."""
+    # By halves that fit a machine word (see LOW_HALF): arithmetic on the whole 81-bit int
+    # would allocate a long int per operation (about 4x slower compiled).
     cells = []
-    while bits:
-        low = bits & -bits
+    lo = bits & LOW_HALF
+    while lo:
+        low = lo & -lo
         cells.append(low.bit_length() - 1)
-        bits ^= low
+        lo ^= low
+    hi = bits >> HALF_BITS
+    while hi:
+        low = hi & -hi
+        cells.append(low.bit_length() + HALF_BITS - 1)
+        hi ^= low
     return cells
 
 

@@ -26,8 +26,12 @@ from typing import Final, cast
 from ..grid import (
     ALL_CELLS,
     DIGITS_IN,
+    HALF_BITS,
+    HIGH_HALF,
     HOUSES,
-    PEER_BITS,
+    LOW_HALF,
+    PEER_HI,
+    PEER_LO,
     POPCOUNT,
     Grid,
     cell_name,
@@ -117,14 +121,6 @@ class AlsIndex:
     seen_masks: list[int]  # seen_masks[i]: its digits with buddies (cells seeing all of them)
 
 
-_LO_BITS: Final = 54  # a cell set in two machine words: cells 0..53 and 54..80
-_LO_MASK: Final = (1 << 54) - 1
-_HI_MASK: Final = (1 << 27) - 1
-
-
-# Per cell: its peers in 54/27-bit halves (small tables: they stay in the cache).
-_PEER_LO: Final = tuple(p & _LO_MASK for p in PEER_BITS)
-_PEER_HI: Final = tuple(p >> _LO_BITS for p in PEER_BITS)
 _PATTERNS: Final = 27 * 512
 _NO_PATTERNS: Final = [-1] * 9
 # A box's cells (index bitmask) in one of its rows or columns: such a set lies in an
@@ -150,9 +146,9 @@ def _collect_alses(
     cands, values = grid.candidates, grid.values
     found: list[Als] = []
     popcount = POPCOUNT
-    peer_lo, peer_hi = _PEER_LO, _PEER_HI
-    dlo = [d & _LO_MASK for d in digit_bits]
-    dhi = [d >> _LO_BITS for d in digit_bits]
+    peer_lo, peer_hi = PEER_LO, PEER_HI
+    dlo = [d & LOW_HALF for d in digit_bits]
+    dhi = [d >> HALF_BITS for d in digit_bits]
     dloc = [0] * 10
     for h in range(27):
         house = HOUSES[h]
@@ -200,10 +196,10 @@ def _collect_alses(
                 t ^= low
                 c = house[low.bit_length() - 1]
                 cells.append(c)
-                if c < _LO_BITS:
+                if c < HALF_BITS:
                     lo |= 1 << c
                 else:
-                    hi |= 1 << (c - _LO_BITS)
+                    hi |= 1 << (c - HALF_BITS)
             dcells = [0] * 10
             buddies = [0] * 10
             blo = [0] * 10
@@ -213,33 +209,33 @@ def _collect_alses(
                 dm = pm & dloc[d]
                 plo = 0
                 phi = 0
-                slo = _LO_MASK
-                shi = _HI_MASK
+                slo = LOW_HALF
+                shi = HIGH_HALF
                 t = dm
                 while t:
                     low = t & -t
                     t ^= low
                     c = house[low.bit_length() - 1]
-                    if c < _LO_BITS:
+                    if c < HALF_BITS:
                         plo |= 1 << c
                     else:
-                        phi |= 1 << (c - _LO_BITS)
+                        phi |= 1 << (c - HALF_BITS)
                     slo &= peer_lo[c]
                     shi &= peer_hi[c]
-                dcells[d] = plo | phi << _LO_BITS
+                dcells[d] = plo | phi << HALF_BITS
                 slo &= dlo[d]
                 shi &= dhi[d]
                 blo[d] = slo
                 bhi[d] = shi
                 if slo or shi:
-                    buddies[d] = slo | shi << _LO_BITS
+                    buddies[d] = slo | shi << HALF_BITS
                     seen |= 1 << (d - 1)
                 pats[i * 9 + d - 1] = base + dm
                 by_digit[d].append(i_box)
             seen_masks.append(seen)
             found.append(
                 Als(
-                    lo | hi << _LO_BITS,
+                    lo | hi << HALF_BITS,
                     tuple(cells),
                     m,
                     h,
@@ -308,12 +304,12 @@ def als_index(grid: Grid) -> AlsIndex:
             if last is None:
                 a = alses[i]
                 dc = a.dcells[d]
-                plo = dc & _LO_MASK
-                phi = dc >> _LO_BITS
+                plo = dc & LOW_HALF
+                phi = dc >> HALF_BITS
                 c = (
                     (plo & -plo).bit_length() - 1
                     if plo
-                    else _LO_BITS + (phi & -phi).bit_length() - 1
+                    else HALF_BITS + (phi & -phi).bit_length() - 1
                 )
                 next_pattern.append(by_low[c])
                 by_low[c] = len(patterns)
@@ -331,7 +327,7 @@ def als_index(grid: Grid) -> AlsIndex:
             half = 0
             while half < 2:
                 rest = slo if half == 0 else shi
-                offset = 0 if half == 0 else _LO_BITS
+                offset = 0 if half == 0 else HALF_BITS
                 half += 1
                 while rest:
                     low = rest & -rest
@@ -872,7 +868,7 @@ def _petals(alses: tuple[Als, ...]) -> list[list[int]]:
             half = 0
             while half < 2:
                 rest = a.blo[d] if half == 0 else a.bhi[d]
-                at = d * 81 + (0 if half == 0 else _LO_BITS)
+                at = d * 81 + (0 if half == 0 else HALF_BITS)
                 half += 1
                 while rest:
                     low = rest & -rest

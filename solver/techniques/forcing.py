@@ -423,18 +423,7 @@ class _Propagator:
         self.cands = cands = grid.candidates
         self.net = net
         self.nested = nested
-        places = [0] * 270
-        for c in range(81):
-            k = c * 3
-            v = values[c]
-            if v:
-                for j in range(3):
-                    i = v * 27 + _SLOT_HOUSE[k + j]
-                    places[i] = places[i] | PLACED
-            for d in DIGITS_IN[cands[c]]:
-                for j in range(3):
-                    i = d * 27 + _SLOT_HOUSE[k + j]
-                    places[i] = places[i] | _SLOT_BIT[k + j]
+        places = _house_places(values, cands)
         self.places0 = places
         # Locked candidates can only appear for a digit whose places changed, unless the
         # state already holds some: those digits are always checked.

@@ -36,9 +36,13 @@ from ..grid import (
     BIT,
     COL_OF,
     DIGITS_IN,
+    HALF_BITS,
     HOUSE_BITS,
     HOUSES,
+    LOW_HALF,
     PEER_BITS,
+    PEER_HI,
+    PEER_LO,
     POPCOUNT,
     ROW_OF,
     Grid,
@@ -79,29 +83,6 @@ _CELL_DIGIT: tuple[int, ...] = tuple(n % 9 + 1 for n in range(CELL_NODES))
 _CELL_CELL: tuple[int, ...] = tuple(n // 9 for n in range(CELL_NODES))
 _CELL_CELLS: tuple[int, ...] = tuple(1 << (n // 9) for n in range(CELL_NODES))
 _CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[n // 9] for n in range(CELL_NODES))
-_LOW: Final = (1 << 54) - 1  # cells 0..53 of an 81-bit cell set
-# per cell, its peers split in halves of 54 and 27 cells: 81 bits make a long int, slower to
-# work with than two ints that fit a machine word
-_PEER_LO: Final[tuple[int, ...]] = tuple(p & _LOW for p in PEER_BITS)
-_PEER_HI: Final[tuple[int, ...]] = tuple(p >> 54 for p in PEER_BITS)
-
-
-def _cells_of(bits: int) -> list[int]:
-    """The cells of an 81-bit cell set, ascending (``cells_of_bits``, by halves)."""
-    cells = []
-    lo = bits & _LOW
-    while lo:
-        low = lo & -lo
-        cells.append(low.bit_length() - 1)
-        lo ^= low
-    hi = bits >> 54
-    while hi:
-        low = hi & -hi
-        cells.append(low.bit_length() + 53)
-        hi ^= low
-    return cells
-
-
 # The links of a node that has none, shared (never appended to: ``_link`` gives a node its
 # own list): most nodes have none, and a list each would cost time (and garbage collections).
 _NO_LINKS: Final[list[int]] = []
@@ -222,19 +203,19 @@ class _Graph:
         self.weak_go = weak_go
         for g in range(CELL_NODES, size):
             d, part = self.digit[g], self.cells[g]
-            for p in _cells_of(self.buddies[g] & digit_bits[d]):
+            for p in cells_of_bits(self.buddies[g] & digit_bits[d]):
                 _link(seen_groups, p * 9 + d - 1, g)
             go = weak_go[g] = [
-                p * 72 + (d - 1) * 8 for p in _cells_of(self.buddies[g] & strong_bits[d])
+                p * 72 + (d - 1) * 8 for p in cells_of_bits(self.buddies[g] & strong_bits[d])
             ]
             # the other group nodes of its line and box (those inside them), ascending
             line, box = homes[g - CELL_NODES]
             for h in sorted(in_house[(d - 1) * 27 + line] + in_house[(d - 1) * 27 + box]):
                 if h != g and strong[h] and not self.cells[h] & part:
                     go.append(h * 8 + 2)
-        strong_lo = [b & _LOW for b in strong_bits]
-        strong_hi = [b >> 54 for b in strong_bits]
-        peer_lo, peer_hi = _PEER_LO, _PEER_HI
+        strong_lo = [b & LOW_HALF for b in strong_bits]
+        strong_hi = [b >> HALF_BITS for b in strong_bits]
+        peer_lo, peer_hi = PEER_LO, PEER_HI
         for c in range(81):
             mask = cands[c]
             if not mask:
@@ -274,9 +255,9 @@ class _Graph:
         cands = grid.candidates
         digits_in, popcount, bit = DIGITS_IN, POPCOUNT, BIT  # (locals: faster)
         strong, weak_go, enter = self.strong, self.weak_go, self.enter
-        # the group nodes' cells by halves (see _PEER_LO), to test "inside a set" fast
-        part_lo = [part & _LOW for part in self.cells]
-        part_hi = [part >> 54 for part in self.cells]
+        # the group nodes' cells by halves (see PEER_LO), to test "inside a set" fast
+        part_lo = [part & LOW_HALF for part in self.cells]
+        part_hi = [part >> HALF_BITS for part in self.cells]
         lost_at = [0] * 81  # per cell, scratch: the digits of a set it sees all of
         by_entry = [_NO_LINKS] * 810  # digit * 81 + its lowest cell in the set: ALS nodes
         nodes_of: list[tuple[Als, range]] = []  # per set with nodes: the set, its node ids
@@ -296,12 +277,12 @@ class _Graph:
                 locking |= bit[k]
                 seeing |= kb
                 k_weak = []
-                for c in _cells_of(kb):
+                for c in cells_of_bits(kb):
                     lost_at[c] |= bit[k]
                     if strong[c * 9 + k - 1]:
                         k_weak.append((c * 9 + k - 1) * 8)
-                kb_lo = kb & _LOW
-                kb_hi = kb >> 54
+                kb_lo = kb & LOW_HALF
+                kb_hi = kb >> HALF_BITS
                 for gid in range(by_digit[k - 1], by_digit[k]):
                     lo, hi = part_lo[gid], part_hi[gid]
                     if lo & kb_lo == lo and hi & kb_hi == hi and strong[gid]:
@@ -312,7 +293,7 @@ class _Graph:
             # a cell seeing all of some digits of the set may lose all its digits but one:
             # that one is forced (HoDoKu; a bivalue cell gets there by its own strong link)
             losing = []
-            for c in _cells_of(seeing):
+            for c in cells_of_bits(seeing):
                 lost = lost_at[c]
                 lost_at[c] = 0
                 if popcount[cands[c]] > 2 and popcount[cands[c] & ~lost] <= 1:
@@ -341,10 +322,10 @@ class _Graph:
                 enter.append(forced)
                 jb = buddies[j]
                 if jb:
-                    for c in _cells_of(jb):
+                    for c in cells_of_bits(jb):
                         _link(enter, c * 9 + j - 1, n)
-                    jb_lo = jb & _LOW
-                    jb_hi = jb >> 54
+                    jb_lo = jb & LOW_HALF
+                    jb_hi = jb >> HALF_BITS
                     for gid in range(by_digit[j - 1], by_digit[j]):
                         lo, hi = part_lo[gid], part_hi[gid]
                         if lo & jb_lo == lo and hi & jb_hi == hi:
@@ -364,7 +345,7 @@ class _Graph:
                 if not kb:
                     continue
                 hits = []
-                for c in _cells_of(kb):
+                for c in cells_of_bits(kb):
                     for m in by_entry[k * 81 + c]:
                         b = alses[self.als[m - base]]
                         if not b.bits & a.bits and b.dcells[k] & kb == b.dcells[k]:
@@ -529,7 +510,7 @@ class _Search:
             closing: list[int] = []  # (to reset them after)
             for d in digits:
                 s_node = s_cell * 9 + d - 1
-                for p in _cells_of(peer_bits[s_cell] & digit_bits[d]):
+                for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
                     close[p * 9 + d - 1] = s_node * 8
                     closing.append(p * 9 + d - 1)
                 for m in seen_groups[s_node]:
