@@ -234,7 +234,7 @@ class _Graph:
                 bits = peer_hi[c] & strong_hi[d]
                 while bits:
                     low = bits & -bits
-                    go.append((low.bit_length() + 53) * 72 + (d - 1) * 8)
+                    go.append((low.bit_length() + HALF_BITS - 1) * 72 + (d - 1) * 8)
                     bits ^= low
                 for g in seen_groups[n]:
                     if strong[g]:

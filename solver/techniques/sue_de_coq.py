@@ -33,7 +33,6 @@ _ORDER: Final = tuple(
     for n in range(10)
 )
 _LOW: Final = tuple((s & -s).bit_length() - 1 for s in range(512))
-_SIZE: Final = tuple(bin(s).count("1") for s in range(512))
 # The three boxes crossing each line (rows 0..8, columns 9..17), ascending.
 _LINE_BOXES: Final = tuple(
     tuple(b for b in range(18, 27) if set(HOUSES[line]) & set(HOUSES[b])) for line in range(18)
@@ -108,7 +107,7 @@ def _complete(
     box_base = [c for c in box_cells if c not in core and cands[c] & v]
     base_cands = [cands[c] for c in box_base]
     in_line = [1 << line_pool.index(c) if c in line_pool else 0 for c in box_base]
-    size = _SIZE
+    size = POPCOUNT
     for s in _ORDER[len(line_pool)]:
         s_mask = line_digits_of[s]
         s_extra = POPCOUNT[s_mask & ~v]

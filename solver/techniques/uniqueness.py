@@ -48,22 +48,25 @@ def _build_rectangles() -> tuple[tuple[int, int, int, int], ...]:
 
 
 RECTANGLES: Final = _build_rectangles()
-# The rectangles through each cell, to start a search from the cells that matter.
-_RECTS_OF: Final[tuple[tuple[tuple[int, int, int, int], ...], ...]] = tuple(
-    tuple(r for r in RECTANGLES if c in r) for c in range(81)
-)
+
+
+def _rects_of() -> tuple[tuple[tuple[tuple[int, int, int, int], int], ...], ...]:
+    """Per cell, the rectangles through it with their index in RECTANGLES (in that
+    order), to start a search from the cells that matter."""
+    per_cell: list[list[tuple[tuple[int, int, int, int], int]]] = [[] for _ in range(81)]
+    for index, rect in enumerate(RECTANGLES):
+        for c in rect:
+            per_cell[c].append((rect, index))
+    return tuple(tuple(rects) for rects in per_cell)
+
+
+_RECTS_OF: Final = _rects_of()
 # The other corner on the same diagonal, by corner position in (tl, tr, bl, br).
 _OPPOSITE = (3, 2, 1, 0)
 
 
 def _rect_bits(rect: tuple[int, int, int, int]) -> int:
     return (1 << rect[0]) | (1 << rect[1]) | (1 << rect[2]) | (1 << rect[3])
-
-
-# Per cell, its rectangles with their index in RECTANGLES.
-_INDEXED_RECTS_OF: Final[tuple[tuple[tuple[tuple[int, int, int, int], int], ...], ...]] = tuple(
-    tuple((r, RECTANGLES.index(r)) for r in rects) for rects in _RECTS_OF
-)
 
 
 def _allowed(grid: Grid) -> list[int]:
@@ -104,7 +107,7 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
         if not allowed:
             allowed = _allowed(grid)
         a, b = DIGITS_IN[pair]
-        for rect, index in _INDEXED_RECTS_OF[start]:
+        for rect, index in _RECTS_OF[start]:
             c0, c1, c2, c3 = rect
             if (
                 allowed[c0] & pair != pair
