@@ -252,8 +252,9 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
 
     from overlay.draw import annotate_page
     from pipeline.stages import encode_image
-    from scanner.api import read_page
+    from scanner.api import read_page, unreadable_text
     from scanner.pages import load_page
+    from scanner.reading import ReadStatus
     from solver import solve
     from solver.solve import SOLVED as SOLVER_SOLVED
     from solver.solve import STUCK as SOLVER_STUCK
@@ -269,13 +270,8 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
         t = time.perf_counter()
         corrections = [c.describe() for c in scan.corrections]
         givens = "".join(map(str, scan.givens))
-        if scan.status != "ok":
-            doubtful = ", ".join(_cell(c) for c in scan.doubtful_cells[:8])
-            error = (
-                f"{label} grid {index}: the digits could not be read consistently "
-                f"({scan.problem or 'no reading has exactly one solution'}); "
-                f"doubtful cells: {doubtful or 'unknown'}"
-            )
+        if scan.status != ReadStatus.OK:
+            error = f"{label} grid {index}: {unreadable_text(scan)}"
             records.append(
                 _record(
                     task,
@@ -334,12 +330,6 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     for rec in records:
         rec["seconds"] = round(float(rec["seconds"]), 4)  # type: ignore[arg-type]
     return PageOutcome(task, records, encoded)
-
-
-def _cell(cell: int) -> str:
-    from solver.grid import cell_name
-
-    return cell_name(cell)
 
 
 # --------------------------------------------------------------------------- executors

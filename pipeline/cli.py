@@ -17,7 +17,7 @@ from solver import errors
 from solver.errors import ExitCode, SudokuScanError
 from solver.grid import cell_name
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
-from solver.steps import Technique, cells_text
+from solver.steps import Technique
 
 # How a puzzle's status ends the process.
 STATUS_EXIT = {
@@ -192,7 +192,8 @@ def _engine_name(args: argparse.Namespace) -> str:
 
 
 def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
-    from scanner.api import read_photo
+    from scanner.api import read_photo, unreadable_text
+    from scanner.reading import ReadStatus
 
     engine = _engine_name(args)
     worst = ExitCode.OK
@@ -208,7 +209,7 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
                 sys.stderr.write(f"{PROG}: error: {exc}\n")
             worst = max(worst, exc.exit_code)
             continue
-        if scan.status != "ok":
+        if scan.status != ReadStatus.OK:
             worst = max(worst, ExitCode.UNREADABLE)
         if args.json:
             _emit(scan.to_dict(), out)
@@ -218,9 +219,8 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
         out.write(_grid_text(scan.givens) + "\n")
         for corr in scan.corrections:
             out.write(f"correction: {corr.describe()}\n")
-        if scan.status != "ok":
-            cells = cells_text(scan.doubtful_cells[:10])
-            out.write(f"unreadable: no reading has exactly one solution; doubtful: {cells}\n")
+        if scan.status != ReadStatus.OK:
+            out.write(f"unreadable: {unreadable_text(scan)}\n")
     if len(args.photos) > 1 and worst != ExitCode.OK:
         return ExitCode.PARTIAL_FAILURE
     return worst

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.errors import UnreadableGridError
+from solver.grid import cell_name
 from solver.steps import cells_text
 
 from .cells import extract_cells
@@ -23,7 +24,8 @@ from .digits.base import turn_cells
 from .geometry import GridGeometry
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
-from .reading import Correction, Reading, orientation_score, revise
+from .quality import diagnose
+from .reading import Correction, Reading, ReadStatus, orientation_score, revise
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
@@ -54,10 +56,15 @@ class ScanResult:
         The decoded photo (upright) and the way back to stored pixel coordinates.
     rotation : int
         Quarter turns of the page that were undone to read it (0 = upright).
-    status : str
-        ``"ok"``, or ``"unreadable"`` when no revision gave a unique solution.
+    status : ReadStatus
+        OK when the reading can be trusted (see :func:`scanner.reading.revise`),
+        UNREADABLE when the reader cannot tell which puzzle is on the page.
     doubtful_cells : list of int
-        With ``"unreadable"``: the cells whose reading is in doubt.
+        Cells whose reading is in doubt (with UNREADABLE, those that decide it).
+    problem : str
+        Why the first reading was not taken as is ("" when it was).
+    hint : str
+        With UNREADABLE: what the person can do about it (glare, blur, grid cut off).
     seconds : float
         Wall time of the whole read.
     """
@@ -70,9 +77,10 @@ class ScanResult:
     geometry: GridGeometry
     loaded: LoadedImage
     rotation: int = 0
-    status: str = "ok"
+    status: ReadStatus = ReadStatus.OK
     doubtful_cells: list[int] = field(default_factory=list)
     problem: str = ""
+    hint: str = ""
     seconds: float = 0.0
 
     def stored_corners(self) -> npt.NDArray[np.float64]:
@@ -87,15 +95,22 @@ class ScanResult:
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.stored_corners()],
             "corrections": [c.describe() for c in self.corrections],
             "rotation": self.rotation * 90,
-            "status": self.status,
+            "status": str(self.status),
+            "doubtful": [cell_name(c) for c in self.doubtful_cells],
+            "problem": self.problem,
+            "hint": self.hint,
             "seconds": round(self.seconds, 4),
         }
 
 
 def _read_cells(
     gray: npt.NDArray[np.uint8], geometry: GridGeometry, engine: DigitEngine
-) -> tuple[int, GridGeometry, npt.NDArray[np.float64]]:
-    """Classify the grid in the most plausible of its four orientations."""
+) -> tuple[int, GridGeometry, npt.NDArray[np.float64], npt.NDArray[np.uint8]]:
+    """Classify the grid in the most plausible of its four orientations.
+
+    Returns the quarter turns, the turned lattice, the probabilities (81, 10) and the
+    cells (81, 64, 64) as cut, unturned.
+    """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     best: tuple[float, int, npt.NDArray[np.float64]] | None = None
     for k in range(4):
@@ -108,7 +123,7 @@ def _read_cells(
             break
     assert best is not None
     _, k, probs = best
-    return k, rotated_lattice(geometry, k) if k else geometry, probs
+    return k, rotated_lattice(geometry, k) if k else geometry, probs, cells
 
 
 def read_photo(
@@ -188,8 +203,13 @@ def _scan_grid(
     loaded: LoadedImage, geometry: GridGeometry, engine: DigitEngine, label: str, start: float
 ) -> ScanResult:
     """Classify and revise the digits of one located grid."""
-    rotation, oriented, probs = _read_cells(loaded.gray, geometry, engine)
+    rotation, oriented, probs, cells = _read_cells(loaded.gray, geometry, engine)
     reading: Reading = revise(probs)
+    hint = ""
+    if reading.status != ReadStatus.OK:
+        # The hint speaks of the cells as cut; doubtful cells are in the turned grid.
+        unturned = [_unturn_cell(c, rotation) for c in reading.doubtful_cells]
+        hint = diagnose(geometry, cells, unturned)
     result = ScanResult(
         path=label,
         givens=list(reading.givens),
@@ -201,19 +221,34 @@ def _scan_grid(
         rotation=rotation,
         status=reading.status,
         doubtful_cells=list(reading.doubtful_cells),
-        problem=str(getattr(reading, "problem", "") or ""),
+        problem=reading.problem,
+        hint=hint,
     )
     result.seconds = time.perf_counter() - start
     return result
 
 
+def _unturn_cell(cell: int, k: int) -> int:
+    """The index, in the grid as cut, of ``cell`` of the grid turned ``k`` quarter turns."""
+    index = np.arange(81).reshape(9, 9)
+    # As in _read_cells: orientation k reads turn_cells(cells, -k % 4).
+    return int(np.rot90(index, -k % 4).ravel()[cell])
+
+
+def unreadable_text(result: ScanResult) -> str:
+    """One line on why the grid was not read: the problem, doubtful cells and a hint."""
+    cells = cells_text(result.doubtful_cells[:8])
+    more = ", ..." if len(result.doubtful_cells) > 8 else ""
+    text = (
+        f"the digits could not be read with confidence "
+        f"({result.problem or 'no reading has exactly one solution'}); "
+        f"doubtful cells: {cells + more if cells else 'unknown'}"
+    )
+    return f"{text}; {result.hint}" if result.hint else text
+
+
 def require_readable(result: ScanResult) -> ScanResult:
-    """Raise UnreadableGridError naming the doubtful cells when no reading worked."""
-    if result.status != "ok":
-        cells = cells_text(result.doubtful_cells[:8])
-        raise UnreadableGridError(
-            f"{result.path}: the digits could not be read consistently "
-            f"({result.problem or 'no reading has exactly one solution'}); "
-            f"doubtful cells: {cells or 'unknown'}"
-        )
+    """Raise UnreadableGridError naming the doubtful cells when the reading is not trusted."""
+    if result.status != ReadStatus.OK:
+        raise UnreadableGridError(f"{result.path}: {unreadable_text(result)}")
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +22,14 @@ from scanner.digits import (
 )
 from scanner.digits import tesseract as tess
 from scanner.digits.cnn import WEIGHTS, CnnEngine, WeightsError
-from scanner.reading import Correction, orientation_score, revise
+from scanner.reading import (
+    CONFIDENT,
+    RIVAL_ODDS,
+    Correction,
+    ReadStatus,
+    orientation_score,
+    revise,
+)
 from solver.errors import BadArgsError, MissingDependencyError, SudokuScanError
 from solver.grid import cell_name
 from solver.search import solutions
@@ -260,6 +268,69 @@ def test_revise_gives_up_on_a_mess() -> None:
     assert reading.givens == values
     assert set(range(9)) & set(reading.doubtful_cells)
     assert any("doubtful cells" in line for line in reading.describe())
+
+
+def _two_solution_cell() -> tuple[int, list[list[int]]]:
+    """A given of PUZZLE whose loss leaves exactly two solutions differing there."""
+    for cell in range(81):
+        reduced = [*PUZZLE[:cell], 0, *PUZZLE[cell + 1 :]]
+        sols = solutions(reduced, limit=3) if PUZZLE[cell] else []
+        if len(sols) == 2 and sols[0][cell] != sols[1][cell]:
+            return cell, sols
+    raise AssertionError("no suitable cell in the test puzzle")
+
+
+def test_revise_never_changes_a_confident_cell() -> None:
+    # A confident reading with several solutions is what is printed: reported, not "fixed",
+    # even though the digit the reader thought unlikely would give one solution.
+    cell, _ = _two_solution_cell()
+    probs = one_hot_probs(PUZZLE, p=0.99)
+    probs[cell] = 0.0
+    probs[cell, 0] = 0.93
+    probs[cell, PUZZLE[cell]] = 0.07
+    reading = revise(probs)
+    assert reading.status == ReadStatus.OK
+    assert reading.givens[cell] == 0
+    assert reading.corrections == []
+    assert reading.solution is None
+    assert "several solutions" in reading.problem
+    # The same cell read with doubt is corrected.
+    probs[cell, 0], probs[cell, PUZZLE[cell]] = 0.6, 0.4
+    doubted = revise(probs)
+    assert doubted.status == ReadStatus.OK
+    assert doubted.givens == PUZZLE
+    assert [c.cell for c in doubted.corrections] == [cell]
+
+
+def test_revise_leaves_a_confident_clash_unread() -> None:
+    # r1c3 holds 3; read as 2 with confidence it clashes with r1c5: no fix may touch it.
+    probs = one_hot_probs(PUZZLE, p=0.99)
+    probs[2] = 0.0
+    probs[2, 2], probs[2, 3] = CONFIDENT, 1 - CONFIDENT
+    reading = revise(probs)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.corrections == []
+    assert reading.givens[2] == 2
+    assert 2 in reading.doubtful_cells and 4 in reading.doubtful_cells
+
+
+def test_revise_refuses_a_proper_reading_with_a_plausible_rival() -> None:
+    # Both readings of the doubtful cell are proper puzzles, with different solutions.
+    cell, sols = _two_solution_cell()
+    probs = one_hot_probs(PUZZLE, p=0.99)
+    probs[cell] = 0.0
+    probs[cell, sols[0][cell]], probs[cell, sols[1][cell]] = 0.7, 0.3
+    reading = revise(probs)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.doubtful_cells[0] == cell
+    assert "different puzzle" in reading.problem
+    # At odds beyond RIVAL_ODDS the rival is not plausible: the reading stands.
+    probs[cell, sols[0][cell]], probs[cell, sols[1][cell]] = 0.85, 0.15
+    assert math.log(0.85 / 0.15) > RIVAL_ODDS
+    kept = revise(probs)
+    assert kept.status == ReadStatus.OK
+    assert kept.solution == sols[0]
+    assert kept.doubtful_cells == [cell]
 
 
 def test_revise_validates_its_input() -> None:

@@ -1,0 +1,101 @@
+"""Why a grid could not be read: one plain hint for the person holding the camera.
+
+When the reader is unsure it names the doubtful cells; this module adds what to do
+about it. Each test is a plain measurement with a reason for its limit:
+
+grid cut off
+    Lattice crossings outside the photo: part of the grid was never seen.
+small grid
+    Cells under ``SMALL_CELL_PX`` pixels: print strokes are then 1-2 px wide.
+blur
+    The edge spread of the strokes, estimated as ink contrast over the steepest
+    gradient (for a Gaussian-blurred step, ``contrast / max_gradient = sigma *
+    sqrt(2 pi)``). Printed strokes are about a tenth of a cell wide; a blur sigma over
+    ``BLUR_CELL_SHARE`` of a cell (40% of a stroke) smears them into each other. (The
+    sharpest reference photos measure 0.010, the blurriest 0.037.)
+glare / shadow
+    Doubtful cells whose paper is blown out to white, or much darker than the grid's
+    typical paper.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .geometry import GridGeometry
+
+__all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose"]
+
+SMALL_CELL_PX = 20.0
+BLUR_CELL_SHARE = 0.04
+_GLARE_LEVEL = 245  # paper this bright, on a grid whose paper is darker, is blown out
+_SHADOW_SHARE = 0.55  # paper under this share of the grid's typical paper is shaded
+
+UInt8Array = npt.NDArray[np.uint8]
+
+
+def _edge_spread(cells: UInt8Array) -> npt.NDArray[np.float64]:
+    """Per cell (N,): the blur sigma of its strokes, in cell widths (NaN without ink)."""
+    f = cells.astype(np.float64)
+    gy, gx = np.gradient(f, axis=(1, 2))
+    grad = np.hypot(gx, gy)[:, 8:-8, 8:-8]  # the middle, away from the grid lines
+    flat = f[:, 8:-8, 8:-8].reshape(len(f), -1)
+    contrast = np.percentile(flat, 95, axis=1) - np.percentile(flat, 2, axis=1)
+    steepest = np.percentile(grad.reshape(len(f), -1), 99.5, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sigma = contrast / (steepest * np.sqrt(2 * np.pi)) / cells.shape[-1]
+    sigma[contrast < 40] = np.nan  # an empty cell has no edge to measure
+    return np.asarray(sigma, dtype=np.float64)
+
+
+def diagnose(
+    geometry: GridGeometry,
+    cells: UInt8Array,
+    doubtful_cells: list[int],
+) -> str:
+    """A plain hint on why a grid's digits could not be read, or ``""`` for none.
+
+    Parameters
+    ----------
+    geometry : GridGeometry
+        The grid's lattice in the image it was found in.
+    cells : (81, S, S) uint8 array
+        The grid's cells as cut for reading, gray, dark ink on light paper.
+    doubtful_cells : list of int
+        The cells the reader is unsure of (0..80).
+
+    Returns
+    -------
+    str
+        One sentence, e.g. ``"the photo is blurred: hold the phone still and let it
+        focus"``.
+    """
+    w, h = geometry.image_size
+    lattice = np.asarray(geometry.lattice, dtype=np.float64)
+    cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
+    outside = (
+        (lattice[..., 0] < -0.25 * cell)
+        | (lattice[..., 1] < -0.25 * cell)
+        | (lattice[..., 0] > w - 1 + 0.25 * cell)
+        | (lattice[..., 1] > h - 1 + 0.25 * cell)
+    )
+    if outside.any():
+        return "the grid is cut off at the edge of the photo: take it with the whole grid in view"
+    if cell < SMALL_CELL_PX:
+        return (
+            f"the grid is small in the photo ({cell:.0f} px a cell): move closer or use a "
+            "higher resolution"
+        )
+    spread = _edge_spread(cells)
+    if np.isfinite(spread).any() and float(np.nanmedian(spread)) > BLUR_CELL_SHARE:
+        return "the photo is blurred: hold the phone still and let it focus"
+    if doubtful_cells:
+        paper = np.percentile(cells.reshape(len(cells), -1), 90, axis=1)
+        typical = float(np.median(paper))
+        doubt = paper[doubtful_cells]
+        if typical < _GLARE_LEVEL and np.mean(doubt >= _GLARE_LEVEL) >= 0.5:
+            return "glare washes out part of the grid: tilt the page or move away from the light"
+        if np.mean(doubt < _SHADOW_SHARE * typical) >= 0.5:
+            return "a shadow darkens part of the grid: take the photo in even light"
+    return "check the doubtful cells, or take a sharper photo straight on in even light"

@@ -1,0 +1,45 @@
+"""The hint given with an unreadable grid (``scanner.quality.diagnose``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.cells import extract_cells
+from scanner.geometry import GridGeometry
+from scanner.load import load_image
+from scanner.locate import locate_grid
+from scanner.quality import diagnose
+from tests.synth import render_puzzle_photo
+
+PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+
+def _located(blur: float) -> tuple[np.ndarray, GridGeometry]:
+    image, _, _ = render_puzzle_photo(PUZZLE, seed=3, blur=blur, size=(1000, 800))
+    gray = load_image(image, gray=True).gray
+    return gray, locate_grid(gray)
+
+
+@pytest.mark.parametrize(("blur", "blurred"), [(0.0, False), (6.0, True)])
+def test_blur_is_named_only_when_the_photo_is_blurred(blur: float, blurred: bool) -> None:
+    gray, geometry = _located(blur)
+    hint = diagnose(geometry, extract_cells(gray, geometry), [0, 1])
+    assert ("blurred" in hint) is blurred
+    assert hint  # there is always something to say
+
+
+def test_a_grid_cut_off_by_the_edge_is_named() -> None:
+    gray, geometry = _located(0.0)
+    lattice = geometry.lattice.copy()
+    lattice[..., 0] -= lattice[0, 0, 0] + 2 * (lattice[0, 1, 0] - lattice[0, 0, 0])
+    moved = GridGeometry(lattice, geometry.image_size)
+    hint = diagnose(moved, extract_cells(gray, geometry), [0])
+    assert "cut off" in hint
+
+
+def test_a_small_grid_is_named() -> None:
+    gray, geometry = _located(0.0)
+    small = GridGeometry(geometry.lattice * 0.2, geometry.image_size)
+    hint = diagnose(small, extract_cells(gray, geometry), [0])
+    assert "small" in hint
