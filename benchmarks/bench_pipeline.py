@@ -46,7 +46,7 @@ def main() -> None:
         truth = read_truth(dat)
         start = time.perf_counter()
         try:
-            scan = read_photo(str(photo), engine=args.engine, max_side=None, color=True)
+            scan = read_photo(str(photo), engine=args.engine, max_side=None)
         except SudokuScanError as exc:
             failed += 1
             problems.append(f"{photo.name}: {exc}")

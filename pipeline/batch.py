@@ -263,7 +263,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     source: Any = task.source
     if task.page is not None:
         source = load_page(task.source, task.page, dpi=options.dpi)
-    scans = read_page(source, engine=options.engine, name=label, max_side=None, color=True)
+    scans = read_page(source, engine=options.engine, name=label, max_side=None)
     records: list[dict[str, object]] = []
     drawn = []
     for index, scan in enumerate(scans, start=1):

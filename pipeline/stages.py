@@ -24,7 +24,7 @@ JPEG_QUALITY = 92
 
 def read_stage(path: str, *, engine: str) -> ScanResult:
     """Read the photo at full resolution and in colour, so it can be drawn on."""
-    return require_readable(read_photo(path, engine=engine, max_side=None, color=True))
+    return require_readable(read_photo(path, engine=engine, max_side=None))
 
 
 def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> SolveResult:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from solver.errors import UnreadableGridError
+from solver.errors import NoGridError, UnreadableGridError
 from solver.grid import cell_name
 from solver.steps import cells_text
 
@@ -22,10 +24,13 @@ from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .geometry import GridGeometry
+from .kinds import CellKind, cell_kinds
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
 from .quality import diagnose
 from .reading import Correction, Reading, ReadStatus, orientation_score, revise
+
+T = TypeVar("T")
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
@@ -65,6 +70,11 @@ class ScanResult:
         Why the first reading was not taken as is ("" when it was).
     hint : str
         With UNREADABLE: what the person can do about it (glare, blur, grid cut off).
+    kinds : list of CellKind, length 81
+        What each cell holds: empty, a printed given or the player's entry (another
+        ink than the givens; see :mod:`scanner.kinds`).
+    entries : list of int, length 81
+        The digits of the ENTRY cells (0 elsewhere); never part of ``givens``.
     seconds : float
         Wall time of the whole read.
     """
@@ -81,6 +91,8 @@ class ScanResult:
     doubtful_cells: list[int] = field(default_factory=list)
     problem: str = ""
     hint: str = ""
+    kinds: list[CellKind] = field(default_factory=lambda: [CellKind.EMPTY] * 81)
+    entries: list[int] = field(default_factory=lambda: [0] * 81)
     seconds: float = 0.0
 
     def stored_corners(self) -> npt.NDArray[np.float64]:
@@ -91,6 +103,8 @@ class ScanResult:
         return {
             "path": self.path,
             "givens": "".join(str(v) for v in self.givens),
+            "entries": "".join(str(v) for v in self.entries),
+            "kinds": [str(k) for k in self.kinds],
             "confidence": [round(float(c), 4) for c in self.confidence],
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.stored_corners()],
             "corrections": [c.describe() for c in self.corrections],
@@ -132,7 +146,6 @@ def read_photo(
     engine: str | DigitEngine = DEFAULT_ENGINE,
     name: str | None = None,
     max_side: int | None = WORK_SIDE,
-    color: bool = False,
 ) -> ScanResult:
     """Read the givens of the Sudoku in a photo.
 
@@ -145,8 +158,6 @@ def read_photo(
     max_side : int or None, keyword-only
         Decode the photo reduced to about this long side (fast reading); None keeps full
         resolution (what the overlay draws on).
-    color : bool, keyword-only
-        Keep the BGR image in ``result.loaded.image`` (for drawing) instead of gray.
 
     Raises
     ------
@@ -156,10 +167,10 @@ def read_photo(
     start = time.perf_counter()
     label = name or (str(source) if isinstance(source, str | os.PathLike) else "image")
     digit_engine = get_engine(engine) if isinstance(engine, str) else engine
-    loaded = load_image(source, max_side=max_side, gray=not color)
+    loaded = load_image(source, max_side=max_side)
     # locate_grid searches on its own reduced copy and returns this image's pixels.
-    geometry = locate_grid(loaded.gray, name=label)
-    return _scan_grid(loaded, geometry, digit_engine, label, start)
+    ink, geometry = _in_either_polarity(loaded.gray, lambda g: locate_grid(g, name=label))
+    return _scan_grid(loaded, ink, geometry, digit_engine, label, start)
 
 
 def read_page(
@@ -168,7 +179,6 @@ def read_page(
     engine: str | DigitEngine = DEFAULT_ENGINE,
     name: str | None = None,
     max_side: int | None = WORK_SIDE,
-    color: bool = False,
     max_grids: int = 12,
 ) -> list[ScanResult]:
     """Read every full-size Sudoku on a page (a puzzle-book page, a newspaper page).
@@ -190,21 +200,78 @@ def read_page(
     start = time.perf_counter()
     label = name or (str(source) if isinstance(source, str | os.PathLike) else "image")
     digit_engine = get_engine(engine) if isinstance(engine, str) else engine
-    loaded = load_image(source, max_side=max_side, gray=not color)
-    geometries = locate_grids(loaded.gray, name=label, max_grids=max_grids)
+    loaded = load_image(source, max_side=max_side)
+    ink, geometries = _in_either_polarity(
+        loaded.gray, lambda g: locate_grids(g, name=label, max_grids=max_grids)
+    )
     results = []
     for geometry in geometries:
-        results.append(_scan_grid(loaded, geometry, digit_engine, label, start))
+        results.append(_scan_grid(loaded, ink, geometry, digit_engine, label, start))
         start = time.perf_counter()
     return results
 
 
+def _in_either_polarity(
+    gray: npt.NDArray[np.uint8], locate: Callable[[npt.NDArray[np.uint8]], T]
+) -> tuple[npt.NDArray[np.uint8], T]:
+    """Locate on the gray image as dark ink on light paper, or else inverted.
+
+    A dark-mode screenshot (light digits and lines on black) is read inverted. The
+    polarity the image looks like (its median darker than mid-grey: mostly dark
+    background) is tried first; if no grid is found that way, the other one is.
+
+    Returns
+    -------
+    ink : (H, W) uint8 array
+        The image with dark ink on light paper, as the grid was found in it.
+    found
+        What ``locate`` returned.
+    """
+    dark = float(np.median(gray[::4, ::4])) < 128
+    first, second = (255 - gray, gray) if dark else (gray, None)
+    try:
+        return first, locate(first)
+    except NoGridError:
+        other = second if second is not None else 255 - gray
+        try:
+            return other, locate(other)
+        except NoGridError:
+            pass
+        raise
+
+
 def _scan_grid(
-    loaded: LoadedImage, geometry: GridGeometry, engine: DigitEngine, label: str, start: float
+    loaded: LoadedImage,
+    ink: npt.NDArray[np.uint8],
+    geometry: GridGeometry,
+    engine: DigitEngine,
+    label: str,
+    start: float,
 ) -> ScanResult:
-    """Classify and revise the digits of one located grid."""
-    rotation, oriented, probs, cells = _read_cells(loaded.gray, geometry, engine)
+    """Classify and revise the digits of one located grid (``ink``: dark on light)."""
+    rotation, oriented, probs, cells = _read_cells(ink, geometry, engine)
+    # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
+    perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
+    digit = np.zeros(81, dtype=bool)
+    digit[perm] = probs[:, 0] < 0.5
+    cut_kinds, undecided = cell_kinds(loaded.image, geometry, cells, digit)
+    kinds = [cut_kinds[perm[i]] for i in range(81)]
+    entries = [0] * 81
+    for i, kind in enumerate(kinds):
+        if kind == CellKind.ENTRY:
+            entries[i] = int(np.argmax(probs[i, 1:])) + 1
+            probs[i] = 0.0  # not part of the printed puzzle
+            probs[i, 0] = 1.0
     reading: Reading = revise(probs)
+    for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
+        if v:
+            kinds[i] = CellKind.GIVEN
+        elif kinds[i] == CellKind.GIVEN:
+            kinds[i] = CellKind.EMPTY
+    if undecided:
+        reading.status = ReadStatus.UNREADABLE
+        reading.problem = "digits in two colours, and neither looks like the printed givens"
+        reading.doubtful_cells = [int(np.flatnonzero(perm == c)[0]) for c in undecided]
     hint = ""
     if reading.status != ReadStatus.OK:
         # The hint speaks of the cells as cut; doubtful cells are in the turned grid.
@@ -223,6 +290,8 @@ def _scan_grid(
         doubtful_cells=list(reading.doubtful_cells),
         problem=reading.problem,
         hint=hint,
+        kinds=kinds,
+        entries=entries,
     )
     result.seconds = time.perf_counter() - start
     return result

@@ -1,0 +1,66 @@
+"""The reader on styles beyond newspaper print: dark mode, and entries in another ink."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.api import read_photo
+from scanner.kinds import CellKind
+from scanner.reading import ReadStatus
+from solver.search import solutions
+from tests.synth import render_puzzle_photo
+
+PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+GIVENS = [int(ch) for ch in PUZZLE]
+
+
+@pytest.fixture(scope="module")
+def photo() -> tuple[np.ndarray, np.ndarray]:
+    image, _, lattice = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800))
+    return image, lattice
+
+
+def _write(image: np.ndarray, lattice: np.ndarray, cells: dict[int, int], bgr: tuple) -> None:
+    """Write digits by hand-ish (OpenCV's Hershey face, never trained on) into cells."""
+    for idx, digit in cells.items():
+        r, c = divmod(idx, 9)
+        centre = lattice[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
+        side = float(np.linalg.norm(lattice[r, c + 1] - lattice[r, c]))
+        origin = (int(centre[0] - 0.2 * side), int(centre[1] + 0.25 * side))
+        thick = max(1, int(side / 20))
+        cv2.putText(image, str(digit), origin, 0, side / 45, bgr, thick, cv2.LINE_AA)
+
+
+def test_a_dark_mode_grid_reads_like_a_light_one(photo) -> None:
+    image, _ = photo
+    scan = read_photo(255 - image)
+    assert scan.status == ReadStatus.OK
+    assert scan.givens == GIVENS
+
+
+@pytest.mark.parametrize("ink", [(200, 60, 20), (30, 30, 210)], ids=["blue", "red"])
+def test_entries_in_another_ink_are_not_givens(photo, ink) -> None:
+    image, lattice = photo
+    solution = solutions(GIVENS)[0]
+    empty = [i for i in range(81) if not GIVENS[i]]
+    entries = {i: solution[i] for i in empty[::5]}
+    written = image.copy()
+    _write(written, lattice, entries, ink)
+    scan = read_photo(written)
+    assert scan.status == ReadStatus.OK
+    assert scan.givens == GIVENS
+    assert {i: v for i, v in enumerate(scan.entries) if v} == entries
+    assert {i for i, k in enumerate(scan.kinds) if k == CellKind.ENTRY} == set(entries)
+    assert scan.to_dict()["entries"] == "".join(str(entries.get(i, 0)) for i in range(81))
+
+
+def test_entries_in_black_like_the_print_are_still_read_as_digits(photo) -> None:
+    # Same ink as the print: colour cannot tell them apart (that is the handwriting
+    # reader's job); the reading must not call them entries on colour grounds.
+    image, lattice = photo
+    written = image.copy()
+    _write(written, lattice, {0: 4}, (20, 20, 20))
+    scan = read_photo(written)
+    assert scan.kinds[0] != CellKind.ENTRY
