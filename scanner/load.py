@@ -386,8 +386,9 @@ def load_image(
     Peak memory is the file decoded in its own mode (1 byte a pixel for gray, palette
     and 1-bit images, 2 for 16-bit, 4 for colour, alpha, CMYK, 32-bit and float; JPEGs
     only at the DCT-reduced size) plus the returned image (1 or 3 bytes a pixel, at most
-    ``max_pixels``) and one strip of a few megapixels: under 1 GB for any image Pillow
-    accepts (at most ``2 * Image.MAX_IMAGE_PIXELS``, about 179 MP).
+    ``max_pixels``) and one strip of a few megapixels: at most about 0.85 GB for any
+    image Pillow accepts (``2 * Image.MAX_IMAGE_PIXELS``, about 179 MP; measured 0.83 GB
+    peak RSS for `read` of a 13370 x 13370 RGBA PNG).
     """
     if not isinstance(source, (str, os.PathLike)):
         arr = np.asarray(source)
