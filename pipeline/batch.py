@@ -263,6 +263,8 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     source: Any = task.source
     if task.page is not None:
         source = load_page(task.source, task.page, dpi=options.dpi)
+    # The loader caps the page at scanner.load.MAX_PIXELS (a bigger page is reduced by an
+    # integer factor), as for `solve`: that is the canvas the solutions are drawn on.
     scans = read_page(source, engine=options.engine, name=label, max_side=None)
     records: list[dict[str, object]] = []
     drawn = []

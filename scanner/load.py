@@ -5,17 +5,38 @@ Phones store pixels in sensor order and record how to turn them in the EXIF
 reports positions "in the photo's pixels as stored", so :class:`LoadedImage` keeps what
 is needed to map upright coordinates back (:meth:`LoadedImage.to_stored`).
 
-Big JPEGs are decoded at 1/2, 1/4 or 1/8 scale straight from the DCT coefficients
-(Pillow's ``draft``) when the caller asks for ``max_side``: a 12 MP photo then costs a
-few tens of milliseconds instead of a full decode plus a resize.
+Formats: whatever Pillow reads (JPEG, PNG, WebP, TIFF, BMP, GIF, AVIF, ...) plus
+HEIC/HEIF (iPhone photos) through pillow-heif's opener, registered once on import. Every
+pixel mode is accepted: 1-bit, palette, 16-bit and 32-bit integer or float gray
+(stretched to 8 bits), CMYK, and images with transparency (laid on white paper).
+
+Memory is bounded whatever the image (see :func:`load_image`):
+
+* Big JPEGs are decoded at 1/2, 1/4 or 1/8 scale straight from the DCT coefficients
+  (Pillow's ``draft``): a 12 MP photo then costs a few tens of milliseconds instead of a
+  full decode plus a resize.
+* Other formats are decoded once in their own mode (at most 4 bytes a pixel), then
+  converted to 8-bit gray or BGR, box-reduced and turned upright strip by strip straight
+  into the result array, so no full-size 8-bit, float or RGB copy is ever made.
+* No image comes back larger than :data:`MAX_PIXELS` (50 MP): a larger one is reduced by
+  the smallest integer factor that fits. That is the canvas ``solve`` and ``batch`` draw
+  on, so their output image is at most that size too.
+* Images up to Pillow's decompression-bomb limit (``2 * Image.MAX_IMAGE_PIXELS``, about
+  179 MP) are read without Pillow's warning; larger ones are refused with one line.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import re
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -23,13 +44,30 @@ from PIL import Image, UnidentifiedImageError
 
 from solver.errors import InputFileError, NoGridError
 
-__all__ = ["MIN_SIDE", "LoadedImage", "load_image", "to_gray"]
+__all__ = ["MAX_PIXELS", "MIN_SIDE", "LoadedImage", "frame_count", "load_image", "to_gray"]
 
 UInt8Array = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
 #: Smallest short side (pixels, as stored) of a photo that can hold a readable Sudoku.
 MIN_SIDE = 200
+
+#: Most pixels :func:`load_image` returns by default (width x height of the upright
+#: image): a 48 MP phone photo stays at full resolution, a bigger scan or poster is
+#: reduced by an integer factor. It bounds the canvas ``solve``/``batch`` draw on, and so
+#: their peak memory (about 10 bytes per canvas pixel, plus the decode of the file).
+MAX_PIXELS = 50_000_000
+
+# Pixels converted per strip when a decoded image is turned into the 8-bit result.
+_STRIP_PIXELS = 4_000_000
+
+try:  # HEIC/HEIF (iPhone photos): pillow-heif adds an opener to Pillow.
+    from pillow_heif import register_heif_opener as _register_heif_opener
+except ImportError:  # pragma: no cover - it is a declared dependency
+    HEIF_SUPPORTED = False
+else:
+    _register_heif_opener()
+    HEIF_SUPPORTED = True
 
 # What ``ImageOps.exif_transpose`` does for each EXIF orientation value.
 _EXIF_TRANSPOSE: dict[int, Image.Transpose] = {
@@ -41,6 +79,26 @@ _EXIF_TRANSPOSE: dict[int, Image.Transpose] = {
     7: Image.Transpose.TRANSVERSE,
     8: Image.Transpose.ROTATE_90,
 }
+
+# For each EXIF orientation, a view of the *upright* array laid out like the decoded
+# (stored) pixels: writing the decoded rows into it turns them upright with no copy. Each
+# is the inverse of the Pillow transpose above (np.rot90 with k=1 turns counter-clockwise).
+_DECODED_VIEW: dict[int, Callable[[UInt8Array], UInt8Array]] = {
+    2: lambda a: a[:, ::-1],
+    3: lambda a: a[::-1, ::-1],
+    4: lambda a: a[::-1],
+    5: lambda a: a.swapaxes(0, 1),
+    6: lambda a: np.rot90(a, 1),
+    7: lambda a: a.swapaxes(0, 1)[::-1, ::-1],
+    8: lambda a: np.rot90(a, -1),
+}
+
+# Modes whose values are not 8-bit levels: stretched from their min..max to 0..255.
+_WIDE_MODES = frozenset({"I;16", "I;16L", "I;16B", "I;16N", "I", "F"})
+# Modes with an alpha channel: transparent pixels become white paper.
+_ALPHA_MODES = frozenset({"RGBA", "LA", "PA", "La", "RGBa"})
+# Modes read as gray (a single 8-bit channel) even when colour is asked for.
+_GRAY_MODES = frozenset({"1", "L", "LA", "La"}) | _WIDE_MODES
 
 
 def _upright_to_decoded(points: FloatArray, orientation: int, size: tuple[int, int]) -> FloatArray:
@@ -78,12 +136,14 @@ class LoadedImage:
     Attributes
     ----------
     image : (H, W) or (H, W, 3) uint8 array
-        The upright image (EXIF orientation applied), gray or BGR. It may be a reduced
-        copy of the stored pixels when ``load_image`` was given ``max_side``.
+        The upright image (EXIF orientation applied), gray or BGR: gray when asked for,
+        and also when the file itself is gray (1-bit, 8/16-bit gray), to save memory. It
+        may be a reduced copy of the stored pixels (``max_side``, ``max_pixels``).
     stored_size : (int, int)
         ``(width, height)`` of the image as stored in the file, before any EXIF turn.
     orientation : int
-        EXIF orientation value (1-8) that was applied; 1 means none.
+        EXIF orientation value (1-8) that was applied; 1 means none. For HEIC/HEIF the
+        container's rotation/mirror (which libheif applies on decode) stands for it.
     transpose : PIL.Image.Transpose or None
         The Pillow transpose that turned the stored pixels upright (None for none).
     decoded_size : (int, int)
@@ -157,25 +217,99 @@ def to_gray(image: npt.ArrayLike) -> UInt8Array:
     raise ValueError(f"expected a (H, W) or (H, W, 3) image, got shape {arr.shape}")
 
 
-def _to_array(img: Image.Image, *, gray: bool) -> UInt8Array:
-    """Pillow image of any mode -> uint8 gray (H, W) or BGR (H, W, 3) array."""
-    mode = img.mode
-    if mode in ("I;16", "I;16B", "I;16L", "I", "F"):
-        # 16-bit / float scans: stretch to 8 bits (their range is arbitrary).
-        a = np.asarray(img, dtype=np.float64)
-        lo, hi = float(a.min()), float(a.max())
-        a = (a - lo) * (255.0 / (hi - lo)) if hi > lo else np.zeros_like(a)
-        return np.asarray(np.clip(a + 0.5, 0, 255), dtype=np.uint8)
-    if mode in ("RGBA", "LA", "PA") or (mode == "P" and "transparency" in img.info):
+def _fit_factor(size: tuple[int, int], max_pixels: int | None) -> int:
+    """Smallest integer ``f`` whose box reduction (size rounded up) has <= max_pixels."""
+    w, h = size
+    if max_pixels is None or w * h <= max_pixels:
+        return 1
+    f = max(2, math.isqrt(w * h // max(1, max_pixels)))
+    while -(-w // f) * -(-h // f) > max_pixels:
+        f += 1
+    return f
+
+
+def _jpeg_draft(
+    img: Image.Image, *, max_side: int | None, max_pixels: int | None, gray: bool
+) -> None:
+    """Ask the JPEG decoder for a DCT-scaled decode (1/2, 1/4 or 1/8) where allowed.
+
+    The scale is the largest that keeps the long side >= ``max_side`` (when given), but at
+    least the smallest that brings the image under ``max_pixels``.
+    """
+    w, h = img.size
+    scale = 1
+    if max_side is not None:
+        scale = max((s for s in (1, 2, 4, 8) if -(-max(w, h) // s) >= max_side), default=1)
+    if max_pixels is not None:
+        need = next((s for s in (1, 2, 4, 8) if -(-w // s) * -(-h // s) <= max_pixels), 8)
+        scale = max(scale, need)
+    # Pillow picks the largest scale s with size // request >= s: request size // scale.
+    request = (max(1, w // scale), max(1, h // scale))
+    img.draft("L" if gray else "RGB", request if scale > 1 else None)
+
+
+def _eight_bit_strip(
+    strip: Image.Image, *, target: str, wide_range: tuple[float, float] | None
+) -> Image.Image:
+    """A strip of any mode as an 8-bit ``target`` ("L" or "RGB") image."""
+    if wide_range is not None:
+        # 16/32-bit or float scans: stretch their range (which is arbitrary) to 8 bits.
+        lo, hi = wide_range
+        a = np.asarray(strip, dtype=np.float32)
+        if hi > lo:
+            a = (a - np.float32(lo)) * np.float32(255.0 / (hi - lo)) + np.float32(0.5)
+            gray = np.clip(a, 0, 255).astype(np.uint8)
+        else:
+            gray = np.zeros(a.shape, np.uint8)
+        out = Image.fromarray(gray)
+        return out if target == "L" else out.convert(target)
+    if strip.mode in _ALPHA_MODES or (strip.mode == "P" and "transparency" in strip.info):
         # Transparent pixels become white paper rather than whatever colour they hide.
-        rgba = img.convert("RGBA")
-        bg = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        img = Image.alpha_composite(bg, rgba).convert("RGB")
-        mode = "RGB"
-    if gray or mode in ("L", "1"):
-        return np.asarray(img.convert("L"), dtype=np.uint8)
-    rgb = np.asarray(img.convert("RGB"), dtype=np.uint8)
-    return np.ascontiguousarray(rgb[:, :, ::-1])
+        rgba = (strip.convert("LA") if strip.mode == "La" else strip).convert("RGBA")
+        paper = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(paper, rgba).convert(target)
+    if strip.mode == target:
+        return strip
+    try:
+        return strip.convert(target)
+    except ValueError:  # a mode Pillow cannot take straight to target (e.g. LAB -> L)
+        return strip.convert("RGB").convert(target)
+
+
+def _decode_to_array(
+    img: Image.Image, *, gray: bool, factor: int, orientation: int | None
+) -> UInt8Array:
+    """The loaded Pillow image as a uint8 gray (H, W) or BGR (H, W, 3) array.
+
+    The image is converted to 8 bits, box-reduced by ``factor`` and turned by the EXIF
+    ``orientation`` (None: leave as decoded) one strip of rows at a time, each strip
+    written straight into its place in the result, so the extra memory is one strip.
+    """
+    target = "L" if gray or img.mode in _GRAY_MODES else "RGB"
+    wide_range: tuple[float, float] | None = None
+    if img.mode in _WIDE_MODES:
+        lo, hi = cast(tuple[float, float], img.getextrema())  # one band: (min, max)
+        wide_range = (float(lo), float(hi))
+    w, h = img.size
+    out_w, out_h = -(-w // factor), -(-h // factor)
+    turned = orientation in (5, 6, 7, 8)
+    shape: tuple[int, ...] = (out_w, out_h) if turned else (out_h, out_w)
+    if target == "RGB":
+        shape = (*shape, 3)
+    out: UInt8Array = np.empty(shape, np.uint8)
+    view = _DECODED_VIEW[orientation](out) if orientation in _DECODED_VIEW else out
+    if target == "RGB":
+        view = view[:, :, ::-1]  # Pillow's RGB written into OpenCV's BGR order
+    # Strips hold a whole number of reduction boxes, so the result is exactly that of
+    # reducing the whole image at once.
+    rows = max(factor, _STRIP_PIXELS // max(1, w) // factor * factor)
+    for y0 in range(0, h, rows):
+        y1 = min(h, y0 + rows)
+        strip = _eight_bit_strip(img.crop((0, y0, w, y1)), target=target, wide_range=wide_range)
+        if factor > 1:
+            strip = strip.reduce(factor)
+        view[y0 // factor : y0 // factor + strip.size[1]] = np.asarray(strip, dtype=np.uint8)
+    return out
 
 
 def _check_size(size: tuple[int, int], name: str, min_side: int) -> None:
@@ -186,29 +320,53 @@ def _check_size(size: tuple[int, int], name: str, min_side: int) -> None:
         )
 
 
+def _too_large(name: str, exc: Exception) -> InputFileError:
+    """The one-line error for an image over Pillow's decompression-bomb limit."""
+    found = re.search(r"\((\d+) pixels\).*?limit of (\d+) pixels", str(exc))
+    if found is None:
+        return InputFileError(f"{name}: image too large to read safely ({exc})")
+    pixels, limit = (int(g) for g in found.groups())
+    return InputFileError(
+        f"{name}: image too large to read safely ({pixels / 1e6:.0f} MP; "
+        f"at most {limit / 1e6:.0f} MP, Pillow's decompression-bomb limit)"
+    )
+
+
 def load_image(
     source: str | os.PathLike[str] | npt.ArrayLike,
     *,
     max_side: int | None = None,
+    max_pixels: int | None = MAX_PIXELS,
     gray: bool = False,
     min_side: int = MIN_SIDE,
+    frame: int = 0,
+    name: str | None = None,
 ) -> LoadedImage:
-    """Read a photo (JPEG, PNG, WebP, TIFF, BMP, ...) and turn it upright.
+    """Read a photo (JPEG, PNG, WebP, TIFF, BMP, HEIC, AVIF, ...) and turn it upright.
 
     Parameters
     ----------
     source : path or array_like
         A file path, or an image array already in memory: (H, W) gray or (H, W, 3)
-        BGR uint8 (taken as upright, no EXIF).
+        BGR uint8 (taken as upright, no EXIF, never reduced).
     max_side : int, optional
         When given, the image may be decoded smaller, but never with its long side
-        under ``max_side``: JPEGs by DCT scaling (1/2, 1/4, 1/8), other formats by an
-        integer box reduction. :meth:`LoadedImage.to_stored` still maps to the stored
-        full-resolution pixels.
+        under ``max_side`` (unless ``max_pixels`` demands it): JPEGs by DCT scaling
+        (1/2, 1/4, 1/8), other formats by an integer box reduction.
+        :meth:`LoadedImage.to_stored` still maps to the stored full-resolution pixels.
+    max_pixels : int or None
+        Most pixels the returned image may have (default :data:`MAX_PIXELS`): a larger
+        file is reduced by the smallest integer factor (DCT scaling for JPEGs) that
+        fits. None lifts the cap; memory is then about 7 bytes per pixel of the file.
     gray : bool
         Return a (H, W) gray image instead of BGR (JPEGs then decode straight to gray).
+        A gray file gives a (H, W) image either way.
     min_side : int
         Smallest accepted short side, in stored pixels.
+    frame : int
+        Which frame (0-based) of a multi-frame file (a multi-page TIFF) to read.
+    name : str, optional
+        How the file is named in error messages (default: the path as given).
 
     Returns
     -------
@@ -217,10 +375,20 @@ def load_image(
     Raises
     ------
     InputFileError
-        Missing file, a directory, no permission, not an image, or a truncated/corrupt
-        file: one line naming the file.
+        Missing file, a directory, no permission, not an image, a truncated/corrupt
+        file, no such frame, or an image over Pillow's decompression-bomb limit: one
+        line naming the file.
     NoGridError
         The image is smaller than ``min_side`` on its short side.
+
+    Notes
+    -----
+    Peak memory is the file decoded in its own mode (1 byte a pixel for gray, palette
+    and 1-bit images, 2 for 16-bit, 4 for colour, alpha, CMYK, 32-bit and float; JPEGs
+    only at the DCT-reduced size) plus the returned image (1 or 3 bytes a pixel, at most
+    ``max_pixels``) and one strip of a few megapixels: at most about 0.85 GB for any
+    image Pillow accepts (``2 * Image.MAX_IMAGE_PIXELS``, about 179 MP; measured 0.83 GB
+    peak RSS for `read` of a 13370 x 13370 RGBA PNG).
     """
     if not isinstance(source, (str, os.PathLike)):
         arr = np.asarray(source)
@@ -235,45 +403,60 @@ def load_image(
 
             arr = np.asarray(cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
         size = (int(arr.shape[1]), int(arr.shape[0]))
-        _check_size(size, "image", min_side)
-        return LoadedImage(arr, size, 1, None, size, 1, "image")
+        label = name or "image"
+        _check_size(size, label, min_side)
+        return LoadedImage(arr, size, 1, None, size, 1, label)
 
+    path = _existing_file(source, name)
+    label = name or str(source)
+    with _read_errors(path, label):
+        return _load_file(
+            path,
+            label,
+            max_side=max_side,
+            max_pixels=max_pixels,
+            gray=gray,
+            min_side=min_side,
+            frame=frame,
+        )
+
+
+def frame_count(source: str | os.PathLike[str], *, name: str | None = None) -> int:
+    """Number of frames (pages) in an image file: a multi-page TIFF's pages, else 1.
+
+    Raises
+    ------
+    InputFileError
+        As :func:`load_image`: the same checks and the same one-line messages.
+    """
+    path = _existing_file(source, name)
+    with _read_errors(path, name or str(source)), Image.open(path) as img:
+        return int(getattr(img, "n_frames", 1))
+
+
+def _existing_file(source: str | os.PathLike[str], name: str | None) -> Path:
+    """The path, once it is known to name a file (not a directory)."""
     path = Path(source)
-    name = str(source)
+    label = name or str(source)
     if not path.exists():
-        raise InputFileError(f"{name}: no such file")
+        raise InputFileError(f"{label}: no such file")
     if path.is_dir():
-        raise InputFileError(f"{name}: is a directory, not an image file")
+        raise InputFileError(f"{label}: is a directory, not an image file")
+    return path
+
+
+@contextlib.contextmanager
+def _read_errors(path: Path, name: str) -> Iterator[None]:
+    """Turn Pillow's (and the OS's) exceptions into one-line InputFileErrors.
+
+    Images between Pillow's bomb limit and twice it are read (memory is bounded here),
+    so its DecompressionBombWarning, which would only clutter stderr, is silenced; over
+    twice the limit Pillow raises, and that becomes "image too large".
+    """
     try:
-        with Image.open(path) as img:
-            stored_size = (int(img.size[0]), int(img.size[1]))
-            orientation = int(img.getexif().get(0x0112, 1) or 1)
-            if orientation not in range(1, 9):
-                orientation = 1
-            _check_size(stored_size, name, min_side)
-            if max_side is not None and img.format == "JPEG":
-                # Reduce on decode: draft picks the largest DCT scale that keeps the
-                # image at least as big as asked (long side >= max_side).
-                f = max(stored_size) / max_side
-                want = (
-                    max(1, int(np.ceil(stored_size[0] / f))),
-                    max(1, int(np.ceil(stored_size[1] / f))),
-                )
-                img.draft("L" if gray else "RGB", want)
-            img.load()  # force the full decode now: truncation raises here
-            decoded: Image.Image = img
-            # DCT scaling rounds the size up, so the factor is exactly a power of two.
-            reduction = max(1, round(stored_size[0] / img.size[0]))
-            if max_side is not None and reduction == 1:
-                factor = int(max(img.size) // max_side)
-                if factor >= 2:
-                    # Box reduction by an integer factor (size rounded up, like DCT scaling).
-                    decoded = img.reduce(factor)
-                    reduction = factor
-            decoded_size = (int(decoded.size[0]), int(decoded.size[1]))
-            transpose = _EXIF_TRANSPOSE.get(orientation)
-            upright = decoded.transpose(transpose) if transpose is not None else decoded
-            array = _to_array(upright, gray=gray)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            yield
     except PermissionError:
         raise InputFileError(f"{name}: cannot read (permission denied)") from None
     except UnidentifiedImageError:
@@ -281,10 +464,58 @@ def load_image(
             raise InputFileError(f"{name}: empty file, not an image") from None
         raise InputFileError(f"{name}: not an image (cannot identify image file)") from None
     except Image.DecompressionBombError as exc:
-        raise InputFileError(f"{name}: image too large to read safely ({exc})") from None
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise _too_large(name, exc) from None
+    except (OSError, SyntaxError, ValueError, EOFError, RuntimeError) as exc:
         msg = str(exc)
         if "truncated" in msg.lower() or isinstance(exc, EOFError):
             raise InputFileError(f"{name}: truncated image file") from None
         raise InputFileError(f"{name}: corrupt image data ({msg})") from None
-    return LoadedImage(array, stored_size, orientation, transpose, decoded_size, reduction, name)
+
+
+def _load_file(
+    path: Path,
+    name: str,
+    *,
+    max_side: int | None,
+    max_pixels: int | None,
+    gray: bool,
+    min_side: int,
+    frame: int,
+) -> LoadedImage:
+    """:func:`load_image` for a file; Pillow's exceptions are left to the caller."""
+    with Image.open(path) as img:
+        if frame:
+            frames = int(getattr(img, "n_frames", 1))
+            if not 0 <= frame < frames:
+                raise InputFileError(f"{name}: has no page {frame + 1} (it has {frames})")
+            img.seek(frame)
+        # libheif turns HEIF images upright on decode (pillow-heif then resets the EXIF
+        # tag and keeps the value it had): the turn is only recorded, not applied again.
+        turned_on_decode = img.format == "HEIF"
+        if turned_on_decode:
+            orientation = int(img.info.get("original_orientation") or 1)
+        else:
+            orientation = int(img.getexif().get(0x0112, 1) or 1)
+        if orientation not in range(1, 9):
+            orientation = 1
+        size = (int(img.size[0]), int(img.size[1]))
+        swap = turned_on_decode and orientation >= 5
+        stored_size = (size[1], size[0]) if swap else size
+        _check_size(stored_size, name, min_side)
+        if img.format in ("JPEG", "MPO"):  # MPO: a phone's JPEG with extra frames
+            _jpeg_draft(img, max_side=max_side, max_pixels=max_pixels, gray=gray)
+        img.load()  # force the full decode now: truncation raises here
+        # DCT scaling rounds the size up, so the factor is exactly a power of two.
+        draft = max(1, round(size[0] / img.size[0]))
+        factor = _fit_factor(img.size, max_pixels)
+        if max_side is not None:
+            factor = max(factor, int(max(img.size) // max_side))
+        transpose = _EXIF_TRANSPOSE.get(orientation)
+        array = _decode_to_array(
+            img, gray=gray, factor=factor, orientation=None if turned_on_decode else orientation
+        )
+    out_w, out_h = -(-img.size[0] // factor), -(-img.size[1] // factor)
+    decoded_size = (out_h, out_w) if swap else (out_w, out_h)
+    return LoadedImage(
+        array, stored_size, orientation, transpose, decoded_size, draft * factor, name
+    )

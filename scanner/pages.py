@@ -1,7 +1,10 @@
 """Pages of a document: every page of a PDF or a multi-page TIFF, or the one of a photo.
 
 PDF pages are rendered with pypdfium2 (PDFium in a self-contained wheel: no system
-packages); TIFF frames are read with Pillow.
+packages); TIFF frames are read by :func:`scanner.load.load_image`, the loader ``read``
+and ``solve`` use, so they get the same modes, EXIF turn, size cap and errors. A page is
+never larger than :data:`scanner.load.MAX_PIXELS`: a bigger PDF page is rendered at a
+lower resolution, a bigger TIFF frame reduced by an integer factor.
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from PIL import Image, UnidentifiedImageError
 
 from solver.errors import InputFileError
+
+from .load import MAX_PIXELS, frame_count, load_image
 
 __all__ = ["DEFAULT_DPI", "is_document", "load_page", "page_count"]
 
@@ -73,38 +77,34 @@ def page_count(path: str | os.PathLike[str]) -> int:
         finally:
             pdf.close()  # type: ignore[attr-defined]
     if p.suffix.lower() in TIFF_SUFFIXES:
-        try:
-            with Image.open(p) as img:
-                return int(getattr(img, "n_frames", 1))
-        except (OSError, UnidentifiedImageError) as exc:
-            raise InputFileError(f"{p}: not a readable TIFF image ({exc})") from None
+        return frame_count(p)
     return 1
 
 
 def load_page(
     path: str | os.PathLike[str], page: int, *, dpi: int = DEFAULT_DPI
 ) -> npt.NDArray[np.uint8]:
-    """Page ``page`` (1-based) of a PDF or TIFF as an upright (H, W, 3) BGR uint8 array.
+    """Page ``page`` (1-based) of a PDF or TIFF as an upright uint8 array.
+
+    Returns
+    -------
+    (H, W, 3) or (H, W) uint8 array
+        BGR; gray (H, W) for a gray TIFF page. At most :data:`scanner.load.MAX_PIXELS`
+        pixels (see the module docstring).
 
     Raises
     ------
     InputFileError
         The document cannot be read or has no such page.
+    NoGridError
+        A TIFF page too small to hold a readable grid.
     """
     p = Path(path)
     if _is_pdf(p):
         return _render_pdf_page(p, page, dpi)
-    try:
-        with Image.open(p) as img:
-            frames = int(getattr(img, "n_frames", 1))
-            if not 1 <= page <= frames:
-                raise InputFileError(f"{p}: has no page {page} (it has {frames})")
-            img.seek(page - 1)
-            rgb = img.convert("RGB")
-            rgb.load()
-    except (OSError, UnidentifiedImageError) as exc:
-        raise InputFileError(f"{p}: page {page} cannot be read ({exc})") from None
-    return np.ascontiguousarray(np.asarray(rgb, dtype=np.uint8)[:, :, ::-1])
+    if page < 1:
+        raise InputFileError(f"{p}: has no page {page}")
+    return load_image(p, frame=page - 1).image
 
 
 def _render_pdf_page(path: Path, page: int, dpi: int) -> npt.NDArray[np.uint8]:
@@ -117,7 +117,8 @@ def _render_pdf_page(path: Path, page: int, dpi: int) -> npt.NDArray[np.uint8]:
             raise InputFileError(f"{path}: has no page {page} (it has {count})")
         pdf_page = pdf[page - 1]  # type: ignore[index]
         width, height = pdf_page.get_size()
-        scale = min(dpi / 72.0, _MAX_PDF_SIDE / max(width, height, 1.0))
+        area = max(width * height, 1.0)  # in points
+        scale = min(dpi / 72.0, _MAX_PDF_SIDE / max(width, height, 1.0), (MAX_PIXELS / area) ** 0.5)
         try:
             bitmap = pdf_page.render(scale=scale, rev_byteorder=False)
             # PDFium renders BGR(x) by default: exactly OpenCV's order.
