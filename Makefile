@@ -70,3 +70,21 @@ train-digits: $(STAMP)
 clean:
 	-$(BIN)/python tools/build_native.py --clean
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# Stress benchmark: the reader on rendered prints, app screenshots and damaged photos
+# (about 5 minutes on 2 cores; see benchmarks/bench_stress.py). The digits are drawn in
+# these HELD-OUT font families, which the digit network must never be trained on:
+# train-digits takes every font under /usr/share/fonts, so retrain on a machine without
+# them (or remove them first: apt-get remove $(STRESS_FONT_PACKAGES)).
+STRESS_FONT_PACKAGES := fonts-cantarell fonts-comfortaa fonts-firacode \
+	fonts-hack fonts-inconsolata fonts-lato fonts-league-spartan fonts-linuxlibertine \
+	fonts-oxygen fonts-quicksand fonts-sil-charis
+
+.PHONY: bench-stress
+bench-stress: $(STAMP)
+	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(STRESS_FONT_PACKAGES) >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(STRESS_FONT_PACKAGES) >/dev/null)) \
+		|| echo "warning: could not install the held-out fonts; the benchmark skips the missing ones"; \
+	else echo "for every held-out font family: sudo apt-get install -y $(STRESS_FONT_PACKAGES)"; fi
+	$(BIN)/python benchmarks/bench_stress.py

@@ -1,0 +1,239 @@
+"""Stress benchmark: the reader on prints, screens and damage unlike its tuning photos.
+
+Usage::
+
+    python benchmarks/bench_stress.py [--pages 20] [--styles a,b] [--jobs 2]
+        [--fonts held-out|train|all] [--json FILE] [--seed S --save DIR]
+
+For every style of :data:`tests.synth.STRESS_STYLES` it renders ``--pages`` pages
+(puzzle ``solver.generate.generate(5000 + seed)``, seeds 0..N-1, the digits' font family
+picked per page from ``--fonts``) and reads each with ``scanner.read_photo``. Outcomes:
+
+* found: a grid came back (``NoGridError`` = not found; another ``SudokuScanError`` or a
+  crash = error);
+* right: status "ok" and exactly the printed givens (the player's entries are not givens);
+* unreadable: status "unreadable", an honest refusal;
+* confident-wrong: status "ok" with other givens. This one must be 0.
+
+Prints a markdown table by style, one by font family, and every confident-wrong page with
+the command that reproduces it; ``--seed S --save DIR`` writes that page's PNG and truth.
+Font families missing on this machine are skipped with a note (``make bench-stress``
+installs the held-out ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+import zlib
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.synth import (  # noqa: E402
+    STRESS_STYLES,
+    FontFamily,
+    FontSet,
+    StressPage,
+    font_families,
+    render_stress_page,
+)
+
+PUZZLE_SEED = 5000  # puzzle of page seed s: generate(PUZZLE_SEED + s)
+
+
+@dataclass
+class Outcome:
+    style: str
+    seed: int
+    font: str
+    shape: tuple[int, int]
+    outcome: str  # right | unreadable | confident-wrong | no-grid | error
+    differ: list[tuple[int, int, int]]  # (cell, printed, read) where a confident read differs
+    entries_read: int  # differing cells that hold a player's entry
+    read_ms: float
+    render_ms: float
+    detail: str = ""
+
+
+def page_font(style: str, seed: int, fonts: list[FontFamily]) -> FontFamily:
+    """The font of a page: cycles through the families, offset per style (stable)."""
+    return fonts[(seed + zlib.crc32(style.encode())) % len(fonts)]
+
+
+def render(style: str, seed: int, fonts: list[FontFamily]) -> StressPage:
+    from solver.generate import generate
+
+    return render_stress_page(
+        generate(PUZZLE_SEED + seed),
+        style=STRESS_STYLES[style],
+        seed=seed,
+        font=page_font(style, seed, fonts),
+    )
+
+
+def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
+    """Render one page and read it (in a worker: the scanner is imported here)."""
+    from scanner.api import read_photo
+    from solver.errors import NoGridError, SudokuScanError
+
+    style, seed, fonts = task
+    t0 = time.perf_counter()
+    page = render(style, seed, fonts)
+    t1 = time.perf_counter()
+    differ: list[tuple[int, int, int]] = []
+    detail = ""
+    try:
+        result = read_photo(page.image)
+        if result.status != "ok":
+            outcome = "unreadable"
+        elif result.givens == page.givens:
+            outcome = "right"
+        else:
+            outcome = "confident-wrong"
+            differ = [
+                (i, p, r)
+                for i, (p, r) in enumerate(zip(page.givens, result.givens, strict=True))
+                if p != r
+            ]
+    except NoGridError as exc:
+        outcome, detail = "no-grid", str(exc)
+    except SudokuScanError as exc:
+        outcome, detail = "error", f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # a crash is a finding too; keep measuring the rest
+        outcome, detail = "error", f"crash {type(exc).__name__}: {exc}"
+    t2 = time.perf_counter()
+    return Outcome(
+        style=style,
+        seed=seed,
+        font=page.font,
+        shape=(page.image.shape[1], page.image.shape[0]),
+        outcome=outcome,
+        differ=differ,
+        entries_read=sum(1 for i, _, _ in differ if page.entries[i]),
+        read_ms=1e3 * (t2 - t1),
+        render_ms=1e3 * (t1 - t0),
+        detail=detail,
+    )
+
+
+def table(rows: dict[str, list[Outcome]], label: str) -> list[str]:
+    out = [
+        f"| {label} | pages | found | right | unreadable | confident-wrong | median ms |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    every: list[Outcome] = []
+    for name, res in rows.items():
+        every += res
+        out.append(line(name, res))
+    out.append(line("**total**", every))
+    return out
+
+
+def line(name: str, res: list[Outcome]) -> str:
+    n = len(res)
+    count = {
+        k: sum(r.outcome == k for r in res) for k in ("right", "unreadable", "confident-wrong")
+    }
+    found = sum(r.outcome not in ("no-grid", "error") for r in res)
+    errors = sum(r.outcome == "error" for r in res)
+    ms = statistics.median(r.read_ms for r in res) if res else 0.0
+    found_txt = f"{found}" + (f" (+{errors} err)" if errors else "")
+    wrong = count["confident-wrong"]
+    return (
+        f"| {name} | {n} | {found_txt} | {count['right']} | {count['unreadable']} | "
+        f"{f'**{wrong}**' if wrong else 0} | {ms:.0f} |"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--pages", type=int, default=20, help="pages per style (seeds 0..N-1)")
+    ap.add_argument("--styles", default="", help="comma-separated style names (default: all)")
+    ap.add_argument("--seed", type=int, default=None, help="only this page seed")
+    ap.add_argument("--jobs", type=int, default=2, help="worker processes")
+    ap.add_argument("--fonts", choices=[f.value for f in FontSet], default=FontSet.HELD_OUT.value)
+    ap.add_argument("--json", type=Path, default=None, help="write every page's outcome here")
+    ap.add_argument("--save", type=Path, default=None, help="write each page's PNG + truth here")
+    args = ap.parse_args()
+
+    styles = [s for s in args.styles.split(",") if s] or list(STRESS_STYLES)
+    unknown = [s for s in styles if s not in STRESS_STYLES]
+    if unknown:
+        ap.error(f"unknown styles {unknown}; known: {', '.join(STRESS_STYLES)}")
+    fonts, missing = font_families(FontSet(args.fonts))
+    if missing:
+        names = ", ".join(f"{f.name} ({f.package})" for f in missing)
+        print(f"note: skipping font families not installed here: {names}", file=sys.stderr)
+    if not fonts:
+        print(
+            f"note: no {args.fonts} font family is installed; drawing DejaVu Sans", file=sys.stderr
+        )
+        fonts = [FontFamily("DejaVu Sans", "fonts-dejavu-core", ("DejaVuSans.ttf",))]
+    seeds = [args.seed] if args.seed is not None else list(range(args.pages))
+
+    if args.save is not None:
+        args.save.mkdir(parents=True, exist_ok=True)
+        import cv2
+
+        for style in styles:
+            for seed in seeds:
+                page = render(style, seed, fonts)
+                stem = args.save / f"{style}-{seed}"
+                cv2.imwrite(str(stem.with_suffix(".png")), page.image)
+                truth = {
+                    "style": style, "seed": seed, "font": page.font,
+                    "givens": "".join(map(str, page.givens)),
+                    "entries": "".join(map(str, page.entries)),
+                    "lattice": page.lattice.round(2).tolist(),
+                }  # fmt: skip
+                stem.with_suffix(".json").write_text(json.dumps(truth))
+                print(f"wrote {stem}.png and .json ({page.font})")
+
+    tasks = [(s, seed, fonts) for s in styles for seed in seeds]
+    # The big photos first, so that the workers finish together.
+    tasks.sort(key=lambda t: -("12mp" in t[0] or "small-grid" in t[0]))
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            results = pool.map(run_one, tasks, chunksize=1)
+    else:
+        results = [run_one(t) for t in tasks]
+    wall = time.perf_counter() - start
+
+    by_style: dict[str, list[Outcome]] = {s: [] for s in styles}
+    by_font: dict[str, list[Outcome]] = defaultdict(list)
+    for r in results:
+        by_style[r.style].append(r)
+        by_font[r.font].append(r)
+    print(f"{len(results)} pages, fonts {args.fonts}, {args.jobs} jobs on "
+          f"{os.cpu_count()} cores: {wall:.0f} s wall\n")  # fmt: skip
+    print("\n".join(table(by_style, "style")))
+    print()
+    print("\n".join(table(dict(sorted(by_font.items())), "font family")))
+    wrong = [r for r in results if r.outcome == "confident-wrong"]
+    if wrong:
+        print(f"\nconfident-wrong pages ({len(wrong)}): style seed font: cells (printed->read)")
+        for r in wrong:
+            cells = ", ".join(f"r{i // 9 + 1}c{i % 9 + 1} {p}->{v}" for i, p, v in r.differ)
+            print(f"- {r.style} {r.seed} {r.font}: {len(r.differ)} cells "
+                  f"({r.entries_read} player entries): {cells}")  # fmt: skip
+        print(f"\nreproduce one: python benchmarks/bench_stress.py --fonts {args.fonts} "
+              f"--styles STYLE --seed SEED --save /tmp/stress")  # fmt: skip
+    errors = [r for r in results if r.outcome == "error"]
+    for r in errors:
+        print(f"error: {r.style} {r.seed}: {r.detail}")
+    if args.json is not None:
+        args.json.write_text(json.dumps([asdict(r) for r in results], indent=1))
+
+
+if __name__ == "__main__":
+    main()
