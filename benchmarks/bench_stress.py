@@ -13,6 +13,9 @@ picked per page from ``--fonts``) and reads each with ``scanner.read_photo``. Ou
   crash = error);
 * right: status "ok" and exactly the printed givens (the player's entries are not givens);
 * unreadable: status "unreadable", an honest refusal;
+* several: status "multiple": every cell read with confidence, and the puzzle read has
+  several solutions (every page here has one, so a digit was missed; ``solve`` refuses
+  such a reading with exit 4 rather than drawing a solution);
 * confident-wrong: status "ok" with other givens. This one must be 0.
 
 Prints a markdown table by style, one by font family, and every confident-wrong page with
@@ -56,7 +59,7 @@ class Outcome:
     seed: int
     font: str
     shape: tuple[int, int]
-    outcome: str  # right | unreadable | confident-wrong | no-grid | error
+    outcome: str  # right | unreadable | several | confident-wrong | no-grid | error
     differ: list[tuple[int, int, int]]  # (cell, printed, read) where a confident read differs
     entries_read: int  # differing cells that hold a player's entry
     read_ms: float
@@ -93,7 +96,9 @@ def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
     detail = ""
     try:
         result = read_photo(page.image)
-        if result.status != "ok":
+        if result.status == "multiple":
+            outcome = "several"
+        elif result.status != "ok":
             outcome = "unreadable"
         elif result.givens == page.givens:
             outcome = "right"
@@ -127,8 +132,9 @@ def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
 
 def table(rows: dict[str, list[Outcome]], label: str) -> list[str]:
     out = [
-        f"| {label} | pages | found | right | unreadable | confident-wrong | median ms |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        f"| {label} | pages | found | right | unreadable | several solutions "
+        "| confident-wrong | median ms |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     every: list[Outcome] = []
     for name, res in rows.items():
@@ -141,7 +147,8 @@ def table(rows: dict[str, list[Outcome]], label: str) -> list[str]:
 def line(name: str, res: list[Outcome]) -> str:
     n = len(res)
     count = {
-        k: sum(r.outcome == k for r in res) for k in ("right", "unreadable", "confident-wrong")
+        k: sum(r.outcome == k for r in res)
+        for k in ("right", "unreadable", "several", "confident-wrong")
     }
     found = sum(r.outcome not in ("no-grid", "error") for r in res)
     errors = sum(r.outcome == "error" for r in res)
@@ -150,7 +157,7 @@ def line(name: str, res: list[Outcome]) -> str:
     wrong = count["confident-wrong"]
     return (
         f"| {name} | {n} | {found_txt} | {count['right']} | {count['unreadable']} | "
-        f"{f'**{wrong}**' if wrong else 0} | {ms:.0f} |"
+        f"{count['several']} | {f'**{wrong}**' if wrong else 0} | {ms:.0f} |"
     )
 
 

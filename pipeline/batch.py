@@ -272,7 +272,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
         t = time.perf_counter()
         corrections = [c.describe() for c in scan.corrections]
         givens = "".join(map(str, scan.givens))
-        if scan.status != ReadStatus.OK:
+        if scan.status == ReadStatus.UNREADABLE:
             error = f"{label} grid {index}: {unreadable_text(scan)}"
             records.append(
                 _record(

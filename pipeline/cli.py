@@ -209,8 +209,10 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
                 sys.stderr.write(f"{PROG}: error: {exc}\n")
             worst = max(worst, exc.exit_code)
             continue
-        if scan.status != ReadStatus.OK:
+        if scan.status == ReadStatus.UNREADABLE:
             worst = max(worst, ExitCode.UNREADABLE)
+        elif scan.status == ReadStatus.MULTIPLE:
+            worst = max(worst, ExitCode.INVALID_PUZZLE)
         if args.json:
             _emit(scan.to_dict(), out)
             continue
@@ -219,8 +221,10 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
         out.write(_grid_text(scan.givens) + "\n")
         for corr in scan.corrections:
             out.write(f"correction: {corr.describe()}\n")
-        if scan.status != ReadStatus.OK:
+        if scan.status == ReadStatus.UNREADABLE:
             out.write(f"unreadable: {unreadable_text(scan)}\n")
+        elif scan.status == ReadStatus.MULTIPLE:
+            out.write(f"{scan.problem}\n")
     if len(args.photos) > 1 and worst != ExitCode.OK:
         return ExitCode.PARTIAL_FAILURE
     return worst
@@ -230,13 +234,20 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.stages import solve_photo
 
     engine = _engine_name(args)
-    solved = solve_photo(
-        args.photo,
-        engine=engine,
-        out=args.output,
-        labels=args.labels,
-        uniqueness=not args.no_uniqueness,
-    )
+    try:
+        solved = solve_photo(
+            args.photo,
+            engine=engine,
+            out=args.output,
+            labels=args.labels,
+            uniqueness=not args.no_uniqueness,
+        )
+    except errors.InvalidPuzzleError as exc:
+        # The reading was trusted but the puzzle printed has no single solution: the JSON
+        # says so with what was found (two solutions that differ), and nothing is drawn.
+        if args.json and exc.details:
+            _emit({"path": args.photo, **exc.details, "error": str(exc)}, out)
+        raise
     result = solved.result
     if args.sheet:
         from overlay.sheet import render_sheet

@@ -38,7 +38,10 @@ def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> S
     """Solve the givens read; a reading without exactly one solution is an error."""
     result = solve(givens, uniqueness=uniqueness)
     if result.status not in (SOLVED, STUCK):
-        raise InvalidPuzzleError(f"{source}: the digits read give a puzzle with {result.message}")
+        raise InvalidPuzzleError(
+            f"{source}: the digits read give a puzzle with {result.message}",
+            details=result.to_dict(),
+        )
     return result
 
 

@@ -27,7 +27,7 @@ from .geometry import GridGeometry
 from .kinds import CellKind, cell_kinds
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
-from .quality import diagnose
+from .quality import diagnose, washed_out
 from .reading import Correction, Reading, ReadStatus, orientation_score, revise
 
 T = TypeVar("T")
@@ -63,6 +63,7 @@ class ScanResult:
         Quarter turns of the page that were undone to read it (0 = upright).
     status : ReadStatus
         OK when the reading can be trusted (see :func:`scanner.reading.revise`),
+        MULTIPLE when it can but the puzzle on the page has several solutions,
         UNREADABLE when the reader cannot tell which puzzle is on the page.
     doubtful_cells : list of int
         Cells whose reading is in doubt (with UNREADABLE, those that decide it).
@@ -262,7 +263,16 @@ def _scan_grid(
             entries[i] = int(np.argmax(probs[i, 1:])) + 1
             probs[i] = 0.0  # not part of the printed puzzle
             probs[i, 0] = 1.0
+    # What glare wiped out was not read: whatever the network says there is a guess, and
+    # a printed digit lost in it leaves the same solution, so no rule would expose it.
+    glare = washed_out(cells)[perm]
+    probs[glare] = 0.5 * probs[glare] + 0.05
     reading: Reading = revise(probs)
+    if glare.any() and reading.status != ReadStatus.UNREADABLE:
+        reading.status = ReadStatus.UNREADABLE
+        lost = [int(c) for c in np.flatnonzero(glare)]
+        reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
+        reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
             kinds[i] = CellKind.GIVEN
@@ -317,7 +327,10 @@ def unreadable_text(result: ScanResult) -> str:
 
 
 def require_readable(result: ScanResult) -> ScanResult:
-    """Raise UnreadableGridError naming the doubtful cells when the reading is not trusted."""
-    if result.status != ReadStatus.OK:
+    """Raise UnreadableGridError naming the doubtful cells when the reading is not trusted.
+
+    A MULTIPLE reading is trusted: the solver reports its several solutions.
+    """
+    if result.status == ReadStatus.UNREADABLE:
         raise UnreadableGridError(f"{result.path}: {unreadable_text(result)}")
     return result

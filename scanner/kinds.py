@@ -5,10 +5,10 @@ entries in a colour of its own (blue, red, purple); a person writes in coloured 
 None of that is part of the puzzle, and reading it as givens gives a different puzzle.
 The measurement is relative to the grid itself, so no constant depends on one source:
 the ink colour of each digit cell (the chroma of its inkiest pixels, in CIE Lab). When
-the digit cells fall into two colour groups far apart (``COLOUR_SPLIT``), the more
-neutral group (black or white print) holds the givens and the other the entries. One
-group (all givens, in black or in a colour print) changes nothing; two groups that are
-both coloured cannot be told apart, and the reader says so.
+some digit cells' ink is far (``COLOUR_SPLIT``) from the most neutral ink's (black or
+white print), those are entries and the neutral group holds the givens. One ink (all
+givens, in black or in a colour print) changes nothing; when even the most neutral ink
+is coloured and another ink is present, the kinds cannot be told and the reader says so.
 """
 
 from __future__ import annotations
@@ -96,25 +96,21 @@ def _colourful(image: UInt8Array, geometry: GridGeometry) -> bool:
     return bool(np.percentile(spread, 99.5) >= 2 * _NEUTRAL)
 
 
-def _split_two(points: FloatArray) -> npt.NDArray[np.intp] | None:
-    """Labels 0/1 of a two-means split of points (N, 2), or None when they are one group."""
-    if len(points) < 2:
-        return None
-    # Start from the two points farthest apart along the main spread.
-    centred = points - points.mean(axis=0)
-    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
-    proj = centred @ axis
-    centres = np.array([points[np.argmin(proj)], points[np.argmax(proj)]])
-    labels = np.zeros(len(points), dtype=np.intp)
-    for _ in range(10):
-        dist = np.linalg.norm(points[:, None, :] - centres[None], axis=2)
-        labels = np.argmin(dist, axis=1)
-        if labels.min() == labels.max():
-            return None
-        centres = np.array([points[labels == k].mean(axis=0) for k in (0, 1)])
-    if np.linalg.norm(centres[0] - centres[1]) < COLOUR_SPLIT:
-        return None
-    return labels
+def _given_group(colours: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which inks (N, 2) belong with the most neutral one: the printed givens' colour.
+
+    The group grows from the least coloured ink (its 10th percentile by chroma, robust to
+    one odd cell): every ink within ``COLOUR_SPLIT`` of the group's median joins, twice
+    over. An app may show two colours of entries (blue, and red for mistakes) beside
+    black givens; a grouping into two by distance alone would pair red with black.
+    """
+    chroma = np.linalg.norm(colours, axis=1)
+    seed = colours[np.argsort(chroma)[len(chroma) // 10]]
+    member = np.linalg.norm(colours - seed, axis=1) < COLOUR_SPLIT
+    for _ in range(2):
+        centre = np.median(colours[member], axis=0)
+        member = np.linalg.norm(colours - centre, axis=1) < COLOUR_SPLIT
+    return np.asarray(member)
 
 
 def cell_kinds(
@@ -156,14 +152,14 @@ def cell_kinds(
     found = np.isfinite(colours[:, 0])
     printed = [int(i) for i in idx[found]]
     colours = colours[found]
-    labels = _split_two(colours)
-    if labels is None:
+    if not printed:
         return kinds, []
-    chroma = [float(np.linalg.norm(colours[labels == k].mean(axis=0))) for k in (0, 1)]
-    given_group = int(np.argmin(chroma))
-    others = [int(i) for i, lab in zip(printed, labels, strict=True) if lab != given_group]
-    if min(chroma) > _NEUTRAL:
-        # Two colours, neither of them plain print: no telling which are the givens.
+    given = _given_group(colours)
+    others = [i for i, g in zip(printed, given, strict=True) if not g]
+    if not others:
+        return kinds, []
+    if float(np.linalg.norm(np.median(colours[given], axis=0))) > _NEUTRAL:
+        # Two inks, and the least coloured is no plain print: no telling the givens.
         return kinds, others
     for cell in others:
         kinds[cell] = CellKind.ENTRY

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from .geometry import GridGeometry
 
-__all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose"]
+__all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose", "washed_out"]
 
 SMALL_CELL_PX = 20.0
 BLUR_CELL_SHARE = 0.04
@@ -47,6 +47,30 @@ def _edge_spread(cells: UInt8Array) -> npt.NDArray[np.float64]:
         sigma = contrast / (steepest * np.sqrt(2 * np.pi)) / cells.shape[-1]
     sigma[contrast < 40] = np.nan  # an empty cell has no edge to measure
     return np.asarray(sigma, dtype=np.float64)
+
+
+def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
+    """Which cells (N,) lie in glare: their paper blown out far above the grid's.
+
+    A reflection lifts the paper towards white and wipes the ink out with it, so what
+    the digit reader sees there (often "empty") is no reading at all. A cell counts when
+    most of its pixels are brighter than the grid's typical paper by more than half of
+    the headroom left to white; a page evenly lit, or a screenshot whose paper is white
+    already, has no such cells.
+
+    Parameters
+    ----------
+    cells : (N, S, S) uint8 array
+        The grid's cells, dark ink on light paper.
+    """
+    n = len(cells)
+    paper = np.percentile(cells.reshape(n, -1), 90, axis=1)
+    typical = float(np.median(paper))
+    if typical >= _GLARE_LEVEL:
+        return np.zeros(n, dtype=bool)
+    level = typical + 0.5 * (255.0 - typical)
+    middle = np.median(cells.reshape(n, -1), axis=1)
+    return np.asarray(middle > level)
 
 
 def diagnose(
@@ -91,11 +115,9 @@ def diagnose(
     if np.isfinite(spread).any() and float(np.nanmedian(spread)) > BLUR_CELL_SHARE:
         return "the photo is blurred: hold the phone still and let it focus"
     if doubtful_cells:
-        paper = np.percentile(cells.reshape(len(cells), -1), 90, axis=1)
-        typical = float(np.median(paper))
-        doubt = paper[doubtful_cells]
-        if typical < _GLARE_LEVEL and np.mean(doubt >= _GLARE_LEVEL) >= 0.5:
+        if np.mean(washed_out(cells)[doubtful_cells]) >= 0.5:
             return "glare washes out part of the grid: tilt the page or move away from the light"
-        if np.mean(doubt < _SHADOW_SHARE * typical) >= 0.5:
+        paper = np.percentile(cells.reshape(len(cells), -1), 90, axis=1)
+        if np.mean(paper[doubtful_cells] < _SHADOW_SHARE * float(np.median(paper))) >= 0.5:
             return "a shadow darkens part of the grid: take the photo in even light"
     return "check the doubtful cells, or take a sharper photo straight on in even light"

@@ -31,6 +31,7 @@ class ReadStatus(StrEnum):
     """Whether a grid's reading can be trusted."""
 
     OK = "ok"  # every cell confident, or the doubtful ones settled by the puzzle's rules
+    MULTIPLE = "multiple"  # every cell confident, and the puzzle read has several solutions
     UNREADABLE = "unreadable"  # the reader cannot tell which puzzle is on the page
 
 
@@ -104,9 +105,9 @@ class Reading:
     corrections : list of Correction
         Changes made to the most probable reading, by cell.
     status : ReadStatus
-        OK: ``givens`` is the puzzle on the page: it has exactly one solution, or it
-        was read with confidence everywhere and has several (``solution`` is then
-        None and ``problem`` says so). UNREADABLE: no small set of changes to the
+        OK: ``givens`` is the puzzle on the page and has exactly one solution.
+        MULTIPLE: every cell was read with confidence and the puzzle has several
+        solutions (``problem`` says so). UNREADABLE: no small set of changes to the
         doubtful cells gave one solution, several giving different solutions fit
         about equally well, or a proper reading has a plausible rival; ``givens`` is
         then the most probable reading, uncorrected.
@@ -196,8 +197,8 @@ def revise(
     3. Otherwise the doubtful cells' next most probable readings are tried, cheapest
        first; a fix is kept when no fix giving another solution comes close.
     4. A reading with no doubtful cell that is free of clashes but has several
-       solutions is what is printed: it is returned as read ("ok", ``solution`` None,
-       ``problem`` saying so), for the solver to report, never "fixed".
+       solutions is what is printed: it is returned as read (MULTIPLE, ``problem``
+       saying so), for the solver to report, never "fixed".
     5. Anything else is "unreadable", naming the cells in doubt.
 
     Parameters
@@ -217,7 +218,7 @@ def revise(
     Returns
     -------
     Reading
-        Status "ok" with the (possibly corrected) givens, or "unreadable".
+        Status OK with the (possibly corrected) givens, MULTIPLE, or UNREADABLE.
     """
     p = check_probs(probs)
     order = np.argsort(-p, axis=1, kind="stable")
@@ -276,9 +277,10 @@ def revise(
             rival = fix
             break
     clash = sorted({c for a, b, _ in find_duplicates(read) for c in (a, b)}, key=lambda c: top[c])
-    if found is None and not clash and not doubtful and "several" in problem:
+    several = not clash and len(solutions(read, limit=2)) > 1
+    if found is None and several and not doubtful:
         # Read with confidence and printed so: the puzzle has several solutions (rule 4).
-        reading.doubtful_cells = []
+        reading.status = ReadStatus.MULTIPLE
         return reading
     if found is None or rival is not None:
         reading.status = ReadStatus.UNREADABLE

@@ -45,9 +45,16 @@ class PuzzleFormatError(InputFileError):
 
 
 class InvalidPuzzleError(SudokuScanError):
-    """A puzzle that cannot be solved uniquely: clashing givens, none or several solutions."""
+    """A puzzle that cannot be solved uniquely: clashing givens, none or several solutions.
+
+    ``details`` carries what a JSON report adds (e.g. ``"solutions"``: two that differ).
+    """
 
     exit_code = ExitCode.INVALID_PUZZLE
+
+    def __init__(self, message: str, *, details: dict[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.details: dict[str, object] = details or {}
 
 
 class NoGridError(SudokuScanError):

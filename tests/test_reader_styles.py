@@ -64,3 +64,31 @@ def test_entries_in_black_like_the_print_are_still_read_as_digits(photo) -> None
     _write(written, lattice, {0: 4}, (20, 20, 20))
     scan = read_photo(written)
     assert scan.kinds[0] != CellKind.ENTRY
+
+
+def test_a_printed_puzzle_with_two_solutions_is_reported_not_fixed(tmp_path, capsys) -> None:
+    # A given left out of the print leaves two solutions. The reader is sure of every
+    # cell, so it reports the page as printed: exit 4 with both solutions, nothing drawn.
+    import json
+
+    from pipeline.cli import main
+    from solver.errors import ExitCode
+
+    for cell in range(81):
+        reduced = [*GIVENS[:cell], 0, *GIVENS[cell + 1 :]]
+        if GIVENS[cell] and len(solutions(reduced, limit=3)) == 2:
+            break
+    image, _, _ = render_puzzle_photo("".join(map(str, reduced)), seed=3, size=(1000, 800))
+    photo = tmp_path / "two.png"
+    cv2.imwrite(str(photo), image)
+    scan = read_photo(str(photo))
+    assert scan.status == ReadStatus.MULTIPLE
+    assert scan.givens == reduced and scan.corrections == []
+    code = main(["solve", str(photo), "--json"])
+    captured = capsys.readouterr()
+    assert code == ExitCode.INVALID_PUZZLE
+    obj = json.loads(captured.out)
+    assert obj["status"] == "multiple solutions"
+    assert sorted(obj["solutions"]) == sorted("".join(map(str, s)) for s in solutions(reduced))
+    assert captured.err.count("\n") == 1 and "more than one solution" in captured.err
+    assert not list(tmp_path.glob("*.solved.*"))

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from solver.errors import SudokuScanError
 
 from .base import turn_cells
-from .preprocess import NET_SIZE, blank, ink_maps, net_inputs
+from .preprocess import NET_SIZE, blank, has_ink, ink_maps, ink_maps_and_gains, net_inputs
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
 N_CLASSES = 11  # EMPTY, 1..9, ROTATED
@@ -146,13 +146,28 @@ class CnnEngine:
         self.net = CnnNet.load(weights)
 
     def classify_full(self, cells: npt.ArrayLike) -> FloatArray:
-        """Probabilities (N, 11) over EMPTY, 1..9 and ROTATED for cells (N, 64, 64)."""
-        ink = ink_maps(cells)
+        """Probabilities (N, 11) over EMPTY, 1..9 and ROTATED for cells (N, 64, 64).
+
+        A cell blank at the grid's ink strength but holding a digit-sized stroke at its
+        own (a digit washed out by glare or a faint print) is not confidently empty:
+        half its probability goes to what the network reads in it at its own strength,
+        so the reading counts it as doubtful.
+        """
+        ink, gains = ink_maps_and_gains(cells)
         out = np.zeros((len(ink), N_CLASSES), dtype=np.float32)
         out[:, 0] = 1.0
-        busy = np.flatnonzero(~blank(ink))  # plain paper needs no network
+        empty = blank(ink)
+        busy = np.flatnonzero(~empty)  # plain paper needs no network
         if len(busy):
             out[busy] = self.net.probabilities(net_inputs(ink[busy]))
+        faint = [
+            i
+            for i in np.flatnonzero(empty & (gains > 1.0))
+            if has_ink(np.clip(ink[i] * gains[i], 0.0, 1.0))
+        ]
+        if faint:
+            own = np.clip(ink[faint] * gains[faint, None, None], 0.0, 1.0)
+            out[faint] = 0.5 * out[faint] + 0.5 * self.net.probabilities(net_inputs(own))
         return out
 
     def classify_turns(self, cells: npt.ArrayLike) -> FloatArray:

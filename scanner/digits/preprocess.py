@@ -19,6 +19,9 @@ CELL = 64
 NET_SIZE = 32  # side of the CNN input
 _DISC = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)), dtype=np.uint8)
 _BG_KERNEL = _DISC | _DISC.T  # OpenCV's disc is not quite square-symmetric
+# Ink weaker than this share of the grid's digits is noise (paper grain, JPEG, show-through
+# from the back of the page), never a faint digit worth a second look.
+FAINT_FLOOR = 0.25
 _INNER = slice(12, 52)  # the central part of a cell, where the digit's strokes are
 # Grid lines run across the outer bands of a cell, or end in them at the grid's outer
 # corners; a digit's stroke there (a cell cut more than ~18% off) is rarely this long.
@@ -44,8 +47,8 @@ def check_cells(cells: npt.ArrayLike) -> UInt8Array:
     return arr
 
 
-def ink_maps(cells: npt.ArrayLike) -> FloatArray:
-    """Light-independent ink maps of cells, with grid-line remnants erased.
+def ink_maps_and_gains(cells: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+    """Light-independent ink maps of cells, and how much fainter than the grid each is.
 
     Parameters
     ----------
@@ -54,10 +57,15 @@ def ink_maps(cells: npt.ArrayLike) -> FloatArray:
 
     Returns
     -------
-    (N, 64, 64) float32 array
+    ink : (N, 64, 64) float32 array
         Ink strength in [0, 1]: darkness relative to the local paper, scaled so that
         the strokes of the grid's digits reach about 1; rows and columns where a grid
         line crosses the cell are 0.
+    gains : (N,) float32 array
+        For each cell, the factor that would scale its own strongest strokes to 1
+        (1 for a cell as dark as the grid's digits; more for fainter ink, which
+        ``ink`` keeps faint so that noise is never blown up into a digit), counting
+        strokes fainter than ``FAINT_FLOOR`` of the grid's as that.
     """
     arr = check_cells(cells)
     n = len(arr)
@@ -80,14 +88,23 @@ def ink_maps(cells: npt.ArrayLike) -> FloatArray:
         lines = np.maximum(h_lines * _OUTER_ROWS, v_lines * _OUTER_ROWS.T)
         dark[i] = np.maximum(d - lines, 0.0)
     if n == 0:
-        return dark
+        return dark, np.ones(0, dtype=np.float32)
     # Relative darkness still depends on the ink (grey or coloured print, blur): scale
     # each cell by its own strokes, but never by less than half the grid's typical
     # strokes, so the faint noise of an empty cell is not blown up into a digit.
     peak = np.percentile(dark[:, _INNER, _INNER].reshape(n, -1), 99.0, axis=1)
     grid_peak = float(np.percentile(peak, 90.0))
     scale = np.maximum(np.maximum(peak, 0.5 * grid_peak), 0.06)
-    return np.clip(dark / scale[:, None, None], 0.0, 1.0).astype(np.float32)
+    ink = np.clip(dark / scale[:, None, None], 0.0, 1.0).astype(np.float32)
+    own = np.maximum(np.maximum(peak, FAINT_FLOOR * grid_peak), 1e-6)
+    gains = (scale / own).astype(np.float32)
+    return ink, gains
+
+
+def ink_maps(cells: npt.ArrayLike) -> FloatArray:
+    """Light-independent ink maps (N, 64, 64) of cells (N, 64, 64): see
+    :func:`ink_maps_and_gains`."""
+    return ink_maps_and_gains(cells)[0]
 
 
 @dataclass(frozen=True)
