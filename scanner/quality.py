@@ -29,7 +29,7 @@ __all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose", "washed_out"]
 
 SMALL_CELL_PX = 20.0
 BLUR_CELL_SHARE = 0.04
-_GLARE_LEVEL = 245  # paper this bright, on a grid whose paper is darker, is blown out
+_LOST_LINES = 0.35  # grid lines this faint next to the grid's typical ones are washed out
 _SHADOW_SHARE = 0.55  # paper under this share of the grid's typical paper is shaded
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -50,13 +50,14 @@ def _edge_spread(cells: UInt8Array) -> npt.NDArray[np.float64]:
 
 
 def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
-    """Which cells (N,) lie in glare: their paper blown out far above the grid's.
+    """Which cells (N,) lie in glare: washed out towards white, lines and all.
 
-    A reflection lifts the paper towards white and wipes the ink out with it, so what
-    the digit reader sees there (often "empty") is no reading at all. A cell counts when
-    most of its pixels are brighter than the grid's typical paper by more than half of
-    the headroom left to white; a page evenly lit, or a screenshot whose paper is white
-    already, has no such cells.
+    A reflection drives the sensor to its ceiling and wipes the ink out with it, so
+    what the digit reader sees there (often "empty") is no reading at all. A cell counts
+    when the grid lines at its border, which every cell has, have lost most of their
+    contrast (under ``_LOST_LINES`` of the typical for its place in a box) while its
+    paper is brighter than the grid's typical paper. White paper in a box left
+    untinted keeps its lines; a shadow fades lines too, but darkens the paper.
 
     Parameters
     ----------
@@ -64,13 +65,19 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
         The grid's cells, dark ink on light paper.
     """
     n = len(cells)
-    paper = np.percentile(cells.reshape(n, -1), 90, axis=1)
-    typical = float(np.median(paper))
-    if typical >= _GLARE_LEVEL:
-        return np.zeros(n, dtype=bool)
-    level = typical + 0.5 * (255.0 - typical)
-    middle = np.median(cells.reshape(n, -1), axis=1)
-    return np.asarray(middle > level)
+    flat = cells.reshape(n, -1)
+    typical = float(np.median(np.percentile(flat, 90, axis=1)))
+    band = np.ones(cells.shape[1:], dtype=bool)
+    edge = max(1, cells.shape[-1] // 8)
+    band[edge:-edge, edge:-edge] = False
+    border = cells[:, band].astype(np.float64)
+    lines = np.percentile(border, 95, axis=1) - np.percentile(border, 3, axis=1)
+    # Compare like with like: a cell's place in its box decides which of its borders are
+    # thick box lines (a box's middle cell has none), so each place has its own typical.
+    place = (np.arange(n) // 9 % 3) * 3 + np.arange(n) % 3 if n == 81 else np.zeros(n, int)
+    typical_lines = np.array([np.median(lines[place == k]) for k in place])
+    faded = lines < _LOST_LINES * typical_lines
+    return np.asarray((np.median(flat, axis=1) > typical) & faded)
 
 
 def diagnose(
