@@ -23,14 +23,18 @@ from solver.steps import cells_text
 from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
+from .digits.preprocess import ink_maps
 from .geometry import GridGeometry
-from .kinds import CellKind, cell_kinds
+from .kinds import CellKind, cell_kinds, pencil_like
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
 from .quality import diagnose, washed_out
 from .reading import Correction, Reading, ReadStatus, orientation_score, revise
 
 T = TypeVar("T")
+
+# The probability a pencil-like cell gives to "empty" before the digit read in it.
+PENCIL_EMPTY = 0.6
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
@@ -72,8 +76,8 @@ class ScanResult:
     hint : str
         With UNREADABLE: what the person can do about it (glare, blur, grid cut off).
     kinds : list of CellKind, length 81
-        What each cell holds: empty, a printed given or the player's entry (another
-        ink than the givens; see :mod:`scanner.kinds`).
+        What each cell holds: empty, a printed given, the player's entry (another ink
+        than the givens) or pencil marks (small candidates; see :mod:`scanner.kinds`).
     entries : list of int, length 81
         The digits of the ENTRY cells (0 elsewhere); never part of ``givens``.
     seconds : float
@@ -263,6 +267,15 @@ def _scan_grid(
             entries[i] = int(np.argmax(probs[i, 1:])) + 1
             probs[i] = 0.0  # not part of the printed puzzle
             probs[i, 0] = 1.0
+    # Small marks off the middle are pencil candidates more likely than print: "empty"
+    # leads, and the puzzle's rules may still restore a printed digit.
+    busy = np.flatnonzero(digit)
+    pencil = np.zeros(81, dtype=bool)
+    if len(busy):
+        pencil[busy] = pencil_like(ink_maps(cells[busy]))
+    pencil = pencil[perm] & (np.asarray(kinds) == CellKind.GIVEN)
+    probs[pencil] *= 1.0 - PENCIL_EMPTY
+    probs[pencil, 0] += PENCIL_EMPTY
     # What glare wiped out was not read: whatever the network says there is a guess, and
     # a printed digit lost in it leaves the same solution, so no rule would expose it.
     glare = washed_out(cells)[perm]
@@ -277,7 +290,7 @@ def _scan_grid(
         if v:
             kinds[i] = CellKind.GIVEN
         elif kinds[i] == CellKind.GIVEN:
-            kinds[i] = CellKind.EMPTY
+            kinds[i] = CellKind.PENCIL if pencil[i] else CellKind.EMPTY
     if undecided:
         reading.status = ReadStatus.UNREADABLE
         reading.problem = "digits in two colours, and neither looks like the printed givens"

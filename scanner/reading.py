@@ -192,10 +192,13 @@ def revise(
        ``CONFIDENT`` or more are never changed.
     2. If the reading is a proper puzzle (no clash, one solution), it is kept, unless
        another reading of the doubtful cells, within odds ``RIVAL_ODDS`` of it, is a
-       proper puzzle with a *different* solution: then the reader cannot tell which
-       puzzle is on the page, and the status is "unreadable".
+       proper puzzle with another solution, or with the same one but without a digit
+       read (pencil marks read as the digit they guess right): then the reader cannot
+       tell which puzzle is on the page, and the status is "unreadable".
     3. Otherwise the doubtful cells' next most probable readings are tried, cheapest
-       first; a fix is kept when no fix giving another solution comes close.
+       first; a fix is kept when no fix giving another solution comes close. (Fixes
+       with the same solution differ in whether a cell whose ink clashed holds its
+       solution's digit or nothing; ink was seen there, so the digit is kept.)
     4. A reading with no doubtful cell that is free of clashes but has several
        solutions is what is printed: it is returned as read (MULTIPLE, ``problem``
        saying so), for the solver to report, never "fixed".
@@ -247,20 +250,9 @@ def revise(
     problem = _problem(read)
     if not problem:
         solution = _consistent(read)
-        rival = next(
-            (f for f in _fixes(read, cands, *search, [RIVAL_ODDS]) if f[2] != solution), None
-        )
-        if rival is not None:
-            reading.status = ReadStatus.UNREADABLE
-            reading.problem = (
-                "another reading of the doubtful cells gives a different puzzle "
-                f"({_changes_text(read, rival[1])})"
-            )
-            reading.doubtful_cells = list(dict.fromkeys([c for _, c, _ in rival[1]] + doubtful))
-            return reading
         reading.solution = solution
         reading.doubtful_cells = doubtful
-        return reading
+        return _unless_rivalled(reading, cands, search)
     reading.problem = problem
 
     # The cheapest fix wins only if no fix with another solution comes close: with
@@ -297,6 +289,40 @@ def revise(
     reading.solution = solution
     corrected = [k.cell for k in reading.corrections]
     reading.doubtful_cells = list(dict.fromkeys(corrected + doubtful))
+    # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
+    return _unless_rivalled(reading, [k for k in cands if k[1] not in corrected], search)
+
+
+def _unless_rivalled(
+    reading: Reading, cands: list[tuple[float, int, int]], search: tuple[int, int, float]
+) -> Reading:
+    """Mark an OK reading UNREADABLE if another proper reading is within ``RIVAL_ODDS``.
+
+    ``cands`` are the changes (cost, cell, value) that may be tried on ``reading.givens``.
+    A rival counts if it has another solution, or if it has the same one but empties a
+    cell read as a digit (pencil marks or a smudge taken for print). A rival that only
+    adds its solution's digit to an empty cell is the same puzzle with a given more,
+    and the drawn solution puts that digit there anyway.
+    """
+    values = list(reading.givens)
+    rival = next(
+        (
+            f
+            for f in _fixes(values, cands, *search, [RIVAL_ODDS])
+            if f[2] != reading.solution or any(v == 0 for _, _, v in f[1])
+        ),
+        None,
+    )
+    if rival is None:
+        return reading
+    reading.status = ReadStatus.UNREADABLE
+    reading.problem = (
+        f"{reading.problem + '; ' if reading.problem else ''}another reading of the "
+        f"doubtful cells gives a different puzzle ({_changes_text(values, rival[1])})"
+    )
+    changed = [c for _, c, _ in rival[1]]
+    reading.doubtful_cells = list(dict.fromkeys(changed + reading.doubtful_cells))
+    reading.solution = None
     return reading
 
 
