@@ -29,6 +29,7 @@ All positions are in pixel-centre coordinates (pixel ``(0, 0)`` covers
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -62,6 +63,9 @@ _GOOD_SCORE = 0.9  # a candidate this good ends the search
 _REFINE_MIN_SCORE = 0.6  # share needed to trust the curved (per-line) lattice
 _MAX_ROUNDS = 4  # re-measuring rounds for a bent page
 _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola)
+# Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
+# of a cell (printed dotted lines: a dot every 1/15 to 1/10 of a cell; dashes 1/6 long).
+_DASH_GAP = 0.25
 
 
 @dataclass
@@ -171,7 +175,7 @@ def locate_grid(
     # Largest candidate first; a near-perfect 9x9 structure ends the search. Otherwise
     # the best score wins, and among near-best ones the largest (the puzzle, not the
     # solution grid beside it).
-    fits = _collect_fits(small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
+    fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
     if not fits:
         raise NoGridError(f"no Sudoku grid found in {name}")
     best = max(f.score for f in fits)
@@ -223,7 +227,7 @@ def locate_grids(
         raise ValueError("max_grids must be >= 1 and min_side_ratio in (0, 1]")
     img, small, scale = _prepare(gray, name)
     dbg = LocateDebug([], [])
-    fits = _collect_fits(small, dbg, max_blobs=2 * max_grids, stop_when_good=False)
+    fits = _collect_fits(img, small, dbg, max_blobs=2 * max_grids, stop_when_good=False)
     # One fit per grid: a fit whose centre lies inside a kept one (or the reverse) is the
     # same grid, a box of it or a grid around it; the larger of near-equal scores wins.
     kept: list[_Fit] = []
@@ -253,6 +257,8 @@ class _Fit:
     index: int
     lattice: FloatArray
     refined: bool
+    fine: bool = False  # measured on the input at a fine cell size already
+    broken: bool = False  # measured with the maps that keep dotted lines
 
     @property
     def corners(self) -> FloatArray:
@@ -283,7 +289,7 @@ def _prepare(gray: npt.ArrayLike, name: str) -> tuple[UInt8Array, UInt8Array, fl
 
 
 def _collect_fits(
-    small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
+    img: UInt8Array, small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
 ) -> list[_Fit]:
     """Every candidate that fits a 9x9 lattice well enough. If nothing is convincing,
     look again with a threshold sensitive enough for faint, blurred lines."""
@@ -297,16 +303,16 @@ def _collect_fits(
                 continue  # tried already
             idx = len(dbg.candidates)
             dbg.candidates.append(quad)
-            fit = _fit_grid(small, quad)
-            dbg.scores.append(0.0 if fit is None else fit[2])
+            fit = _fit_candidate(img, small, dbg.scale, quad)
+            dbg.scores.append(0.0 if fit is None else fit.score)
             if fit is None:
                 continue
-            lat, refined, score = fit
+            lat, score = fit.lattice, fit.score
             if score < _ACCEPT_SCORE:
                 continue
             corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
             area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
-            fits.append(_Fit(score, area, idx, lat, refined))
+            fits.append(_Fit(score, area, idx, lat, fit.refined, fit.fine, fit.broken))
             if stop_when_good and score >= _GOOD_SCORE:
                 break
     return fits
@@ -326,8 +332,8 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
     """The fit's lattice in the input's pixels (re-measured there when that helps)."""
     h, w = img.shape
     lattice = (fit.lattice + 0.5) / scale - 0.5
-    if fit.refined and scale < 1.0:
-        lattice = _refine_full(img, lattice, scale)
+    if fit.refined and not fit.fine and scale < 1.0:
+        lattice = _refine_full(img, lattice, scale, broken=fit.broken)
     return GridGeometry(lattice, (w, h))
 
 
@@ -361,7 +367,9 @@ def _reading_order(geometries: list[GridGeometry]) -> list[GridGeometry]:
     return [geometries[i] for row in rows for i in sorted(row, key=lambda i: boxes[i][0][0])]
 
 
-def _refine_full(img: UInt8Array, lattice: FloatArray, scale: float) -> FloatArray:
+def _refine_full(
+    img: UInt8Array, lattice: FloatArray, scale: float, *, broken: bool = False
+) -> FloatArray:
     """Re-measure a lattice (10, 10, 2) on the full-resolution image when it helps.
 
     A grid that is small in a big photo has small cells in the reduced working copy;
@@ -383,7 +391,7 @@ def _refine_full(img: UInt8Array, lattice: FloatArray, scale: float) -> FloatArr
         )
     start = (lattice - np.array([x0, y0]) + 0.5) * f - 0.5
     c = int(np.clip(round(cell * f), 24, 40))
-    lat, share, _ = _refine(crop, start, c, cell * f)
+    lat, share, _ = _refine(crop, start, c, cell * f, broken=broken)
     if (
         share < _REFINE_MIN_SCORE
         or float(np.max(np.linalg.norm(lat - start, axis=2))) > 0.5 * cell * f
@@ -616,24 +624,36 @@ def _candidates(
 # --------------------------------------------------------------------------------------
 
 
-def _line_maps(sq: UInt8Array, c: int) -> tuple[UInt8Array, UInt8Array]:
+def _line_maps(sq: UInt8Array, c: int, *, broken: bool) -> tuple[UInt8Array, UInt8Array]:
     """Horizontal- and vertical-line strength images (uint8) of a warped grid square.
 
     Black-hat keeps dark strokes thinner than a third of a cell (lines, digits, text);
     an opening with a 0.6-cell line then keeps only strokes that long: grid lines.
+
+    With ``broken``, dotted or dashed lines are kept too: the black-hat is first averaged
+    along the line direction over ``_DASH_GAP`` of a cell, which fills the gaps between
+    dots, and the opening is lengthened by as much, so that a digit stroke stretched by
+    the averaging is still shorter than it. (Text rows and sideways digits can survive
+    this, so it is only the fallback for grids the plain maps do not find.)
     """
     k = _odd(c / 3)
     dark = cv2.morphologyEx(
         sq, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
     length = max(5, round(0.6 * c))
-    hor = cv2.morphologyEx(
-        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
-    )
-    ver = cv2.morphologyEx(
-        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
-    )
-    return np.asarray(hor, np.uint8), np.asarray(ver, np.uint8)
+    gap = _odd(_DASH_GAP * c) if broken else 1
+    maps = []
+    for along in ((1, 0), (0, 1)):  # (x, y) unit step along horizontal, vertical lines
+        if gap > 1:
+            dark_along = cv2.blur(dark, (1 + (gap - 1) * along[0], 1 + (gap - 1) * along[1]))
+        else:
+            dark_along = dark
+        n = length + gap - 1
+        kernel = cv2.getStructuringElement(
+            cv2.MORPH_RECT, (1 + (n - 1) * along[0], 1 + (n - 1) * along[1])
+        )
+        maps.append(np.asarray(cv2.morphologyEx(dark_along, cv2.MORPH_OPEN, kernel), np.uint8))
+    return maps[0], maps[1]
 
 
 def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> FloatArray:
@@ -659,7 +679,11 @@ def _comb_fit(profile: FloatArray, c: int, m: int) -> tuple[float, float]:
     offs = np.arange(m - 0.6 * c, m + 0.6 * c, 1.0)
     gaps = np.linspace(0.85 * c, 1.15 * c, 24)
     pos = offs[:, None, None] + gaps[None, :, None] * np.arange(10)[None, None, :]
-    vals = np.interp(pos, np.arange(n), profile, left=0.0, right=0.0)
+    # Square roots: each line counts, however bold. Otherwise a comb that puts two of its
+    # teeth on a bold frame and a third on a text row beyond it outscores the right one
+    # on a grid whose inner lines are hairlines.
+    root = np.sqrt(np.maximum(profile, 0.0))
+    vals = np.interp(pos, np.arange(n), root, left=0.0, right=0.0)
     score = vals.sum(axis=2)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return float(offs[i]), float(gaps[j])
@@ -834,6 +858,7 @@ def _measure(
     c: int,
     *,
     first_pass: bool,
+    broken: bool = False,
 ) -> tuple[FloatArray, float, tuple[int, int]] | None:
     """Unwarp the grid through ``lattice`` (10, 10, 2) to a square and re-measure it.
 
@@ -871,7 +896,7 @@ def _measure(
         )
     else:
         inside = None
-    hor, ver = _line_maps(sq, c)
+    hor, ver = _line_maps(sq, c, broken=broken)
     if inside is not None:
         hor[~inside] = 0
         ver[~inside] = 0
@@ -950,7 +975,7 @@ def _flat_lattice(points: FloatArray) -> FloatArray | None:
 
 
 def _refine(
-    small: UInt8Array, flat: FloatArray, c: int, cell: float
+    small: UInt8Array, flat: FloatArray, c: int, cell: float, *, broken: bool = False
 ) -> tuple[FloatArray, float, tuple[int, int]]:
     """Re-measure through the current lattice until it stops moving.
 
@@ -959,7 +984,7 @@ def _refine(
     """
     lat, share, shift = flat, 0.0, (0, 0)
     for _ in range(_MAX_ROUNDS):
-        nxt = _measure(small, lat, c, first_pass=False)
+        nxt = _measure(small, lat, c, first_pass=False, broken=broken)
         if nxt is None or nxt[1] < _REFINE_MIN_SCORE:
             break
         moved = float(np.max(np.linalg.norm(nxt[0] - lat, axis=2)))
@@ -969,13 +994,74 @@ def _refine(
     return lat, share, shift
 
 
-def _fit_grid(small: UInt8Array, quad: FloatArray) -> tuple[FloatArray, bool, float] | None:
-    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None."""
+class _Measured(NamedTuple):
+    """A candidate's lattice as :func:`_fit_candidate` measured it."""
+
+    lattice: FloatArray  # (10, 10, 2), in the working copy's pixels
+    refined: bool  # the curved lattice (False: the flat 4-corner fallback)
+    score: float
+    fine: bool  # measured on a crop of the input at ~_FINE_CELL px cells
+    broken: bool  # measured with the line maps that keep dotted and dashed lines
+
+
+def _fit_candidate(
+    img: UInt8Array, small: UInt8Array, scale: float, quad: FloatArray
+) -> _Measured | None:
+    """:func:`_fit_grid` on the best copy for the candidate ``quad`` (in ``small``'s pixels).
+
+    A grid that is small in the working copy (a page photographed whole, a phone
+    screen in a room) has cells of a dozen pixels there: hairline or faint lines are
+    averaged away and bold digits look like line fragments. Such a candidate is
+    measured on a crop of the input reduced only to ~``_FINE_CELL`` px cells.
+
+    A grid that does not fit well with the plain line maps is measured again with the
+    ones that keep dotted lines; the better score wins.
+    """
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    cell = side / 9
+    fine = scale < 1.0 and cell < 0.9 * _FINE_CELL
+    src, q, f, origin = small, quad, 1.0, np.zeros(2)
+    if fine:
+        full = (quad + 0.5) / scale - 0.5
+        f = min(1.0, _FINE_CELL * scale / cell)
+        # Room for the comb to slide and for the lines looked at beyond the grid.
+        margin = 3.0 * cell / scale
+        h, w = img.shape
+        x0, y0 = (max(0, int(v)) for v in np.floor(full.min(axis=0) - margin))
+        x1, y1 = np.ceil(full.max(axis=0) + margin)
+        src = img[y0 : min(int(y1), h), x0 : min(int(x1), w)]
+        if f < 1.0:
+            src = np.asarray(
+                cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8
+            )
+        origin = np.array([x0, y0], dtype=np.float64)
+        q = (full - origin + 0.5) * f - 0.5
+    best: _Measured | None = None
+    for broken in (False, True):
+        if best is not None and best.score >= _GOOD_SCORE:
+            break
+        fit = _fit_grid(src, q, broken=broken)
+        if fit is None or (best is not None and fit[2] <= best.score):
+            continue
+        lat = fit[0]
+        if fine:
+            lat = ((lat + 0.5) / f - 0.5 + origin + 0.5) * scale - 0.5
+        best = _Measured(lat, fit[1], fit[2], fine, broken)
+    return best
+
+
+def _fit_grid(
+    small: UInt8Array, quad: FloatArray, *, broken: bool = False
+) -> tuple[FloatArray, bool, float] | None:
+    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None.
+
+    ``broken``: measure with the line maps that keep dotted and dashed lines.
+    """
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
     c = int(np.clip(round(cell), 24, 40))
     start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
-    first = _measure(small, start, c, first_pass=True)
+    first = _measure(small, start, c, first_pass=True, broken=broken)
     if first is None or first[1] < _COMB_MIN_SCORE:
         return None
     flat = _flat_lattice(first[0])
@@ -984,12 +1070,12 @@ def _fit_grid(small: UInt8Array, quad: FloatArray) -> tuple[FloatArray, bool, fl
     if first[2] != (0, 0):
         moved = _flat_lattice(_shifted(flat, *first[2]))
         flat = flat if moved is None else moved
-    lat, share, shift = _refine(small, flat, c, cell)
+    lat, share, shift = _refine(small, flat, c, cell, broken=broken)
     if shift != (0, 0):
         # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
         moved_flat = _flat_lattice(_shifted(lat, *shift))
         if moved_flat is not None:
-            lat2, share2, _ = _refine(small, moved_flat, c, cell)
+            lat2, share2, _ = _refine(small, moved_flat, c, cell, broken=broken)
             if share2 >= share:
                 flat, lat, share = moved_flat, lat2, share2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
