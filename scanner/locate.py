@@ -57,6 +57,11 @@ MIN_CELL_PX = 12.0
 _WORK_SIDE = 1024  # long side of the copy used to find candidates
 _FINE_CELL = 32.0  # cell size (px) worth measuring at; finer only costs time
 _MAX_BLOBS = 5  # largest ink blobs considered
+_SCAN_BLOBS = 40  # blobs (by bounding box) looked through for a lattice of cells
+# A frame's hole fills at least this share of its hull: even a border a cell wide (1/9
+# of the side) leaves 60% (a bold printed frame, 1/8 of a cell, leaves 94%); the holes
+# of a text block or a photo are far smaller.
+_FRAME_FILL = 0.6
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
@@ -492,6 +497,24 @@ def _cell_holes(mask: UInt8Array, min_cell: float) -> tuple[FloatArray, float] |
     return np.array(centres)[members], float(np.sqrt(np.median(np.exp(log_a[members]))))
 
 
+def _is_frame(mask: UInt8Array, hull_area: float) -> bool:
+    """Whether an ink blob is a frame: one squarish convex hole fills most of its hull."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return False
+    holes = [cnt for cnt, h in zip(contours, hier[0], strict=True) if h[3] >= 0]
+    if not holes:
+        return False
+    hole = max(holes, key=cv2.contourArea)
+    area = cv2.contourArea(hole)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hole)
+    return bool(
+        area >= _FRAME_FILL * hull_area
+        and area >= 0.9 * cv2.contourArea(cv2.convexHull(hole))
+        and max(rw, rh) <= 1.5 * min(rw, rh)
+    )
+
+
 def _fit_cell_lattice(centres: FloatArray, size: float) -> list[FloatArray]:
     """Grid quads (4, 2) implied by cell centres lying on a (perspective) lattice.
 
@@ -584,7 +607,7 @@ def _candidates(
     big = big[big != 0]
     # Rank by the area of the blob's convex hull, not of its bounding box: a line of
     # text on a page turned 45 degrees has a big box but a thin hull.
-    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: 3 * max_blobs]
+    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: max(3 * max_blobs, _SCAN_BLOBS)]
     blobs: list[tuple[float, int, UInt8Array, npt.NDArray[np.int32]]] = []
     for lab in big:
         x, y, bw, bh = (int(v) for v in stats[lab, :4])
@@ -594,10 +617,18 @@ def _candidates(
         blobs.append((float(cv2.contourArea(cv2.convexHull(pts))), int(lab), mask, pts))
     blobs.sort(key=lambda b: -b[0])
     quads: list[tuple[float, FloatArray]] = []
-    for _, lab, mask, pts in blobs[:max_blobs]:
+    extra = 0
+    for rank, (hull, lab, mask, pts) in enumerate(blobs):
         x, y = int(stats[lab, 0]), int(stats[lab, 1])
-        found = [_quad_of_points(pts)]
         cells = _cell_holes(mask, max(4.0, min_side / 12))
+        if rank >= max_blobs:
+            # A small grid on a page of text is smaller than many paragraphs: beyond the
+            # largest blobs, those with a lattice of cells are candidates too, and so
+            # are frames (a bold border whose hairline inner lines the threshold lost).
+            if (cells is None and not _is_frame(mask, hull)) or extra >= max_blobs:
+                continue
+            extra += 1
+        found = [_quad_of_points(pts)]
         if cells is not None:
             found.extend(_fit_cell_lattice(*cells))
         for quad in found:
