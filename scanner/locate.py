@@ -57,6 +57,8 @@ MIN_CELL_PX = 12.0
 _WORK_SIDE = 1024  # long side of the copy used to find candidates
 _FINE_CELL = 32.0  # cell size (px) worth measuring at; finer only costs time
 _MAX_BLOBS = 5  # largest ink blobs considered
+_ALL_LINES = np.arange(10)
+_BOX_LINES = np.array([0, 3, 6, 9])  # the lines around the 3x3 boxes
 _SCAN_BLOBS = 40  # blobs (by bounding box) looked through for a lattice of cells
 # A frame's hole fills at least this share of its hull: even a border a cell wide (1/9
 # of the side) leaves 60% (a bold printed frame, 1/8 of a cell, leaves 94%); the holes
@@ -65,12 +67,27 @@ _FRAME_FILL = 0.6
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
+# Share of box-line detections needed when only the box lines are measured: they are
+# bold, so a real grid's are found nearly everywhere.
+_BOX_MIN_SCORE = 0.8
 _REFINE_MIN_SCORE = 0.6  # share needed to trust the curved (per-line) lattice
 _MAX_ROUNDS = 4  # re-measuring rounds for a bent page
 _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola)
 # Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
 # of a cell (printed dotted lines: a dot every 1/15 to 1/10 of a cell; dashes 1/6 long).
 _DASH_GAP = 0.25
+
+
+class _Mode(NamedTuple):
+    """How a candidate's lines are measured."""
+
+    #: Line maps that keep dotted and dashed lines (see :func:`_line_maps`).
+    broken: bool = False
+    #: Only the box lines (0, 3, 6, 9) are measured; the cell lines are interpolated.
+    boxes: bool = False
+
+
+_PLAIN = _Mode()
 
 
 @dataclass
@@ -263,7 +280,7 @@ class _Fit:
     lattice: FloatArray
     refined: bool
     fine: bool = False  # measured on the input at a fine cell size already
-    broken: bool = False  # measured with the maps that keep dotted lines
+    mode: _Mode = _PLAIN  # how it was measured
 
     @property
     def corners(self) -> FloatArray:
@@ -296,8 +313,14 @@ def _prepare(gray: npt.ArrayLike, name: str) -> tuple[UInt8Array, UInt8Array, fl
 def _collect_fits(
     img: UInt8Array, small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
 ) -> list[_Fit]:
-    """Every candidate that fits a 9x9 lattice well enough. If nothing is convincing,
-    look again with a threshold sensitive enough for faint, blurred lines."""
+    """Every candidate that fits a 9x9 lattice well enough.
+
+    If nothing is convincing, look again with a threshold sensitive enough for faint,
+    blurred lines. If still nothing fits, the last resort measures only the box lines:
+    a grid whose cell lines are too faint, too broken or too crumpled to follow (a
+    phone screen's hairlines under moire, newsprint) still has its bold box lines.
+    Never before: a 3x3 box of a grid, or any table of evenly spaced lines, passes it.
+    """
     fits: list[_Fit] = []
     for sensitive in (False, True):
         if fits and max(f.score for f in fits) >= _GOOD_SCORE:
@@ -306,21 +329,40 @@ def _collect_fits(
             tol = 0.02 * float(np.linalg.norm(quad[2] - quad[0]))
             if any(np.max(np.linalg.norm(quad - q, axis=1)) <= tol for q in dbg.candidates):
                 continue  # tried already
-            idx = len(dbg.candidates)
             dbg.candidates.append(quad)
+            dbg.scores.append(0.0)
             fit = _fit_candidate(img, small, dbg.scale, quad)
-            dbg.scores.append(0.0 if fit is None else fit.score)
-            if fit is None:
-                continue
-            lat, score = fit.lattice, fit.score
-            if score < _ACCEPT_SCORE:
-                continue
-            corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
-            area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
-            fits.append(_Fit(score, area, idx, lat, fit.refined, fit.fine, fit.broken))
-            if stop_when_good and score >= _GOOD_SCORE:
+            kept = _keep_fit(fits, fit, dbg, len(dbg.candidates) - 1)
+            if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
+                break
+    if not fits:
+        for idx, quad in enumerate(list(dbg.candidates)):
+            fit = _fit_candidate(img, small, dbg.scale, quad, boxes=True)
+            kept = _keep_fit(fits, fit, dbg, idx, min_score=_BOX_MIN_SCORE)
+            if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
                 break
     return fits
+
+
+def _keep_fit(
+    fits: list[_Fit],
+    fit: _Measured | None,
+    dbg: LocateDebug,
+    idx: int,
+    *,
+    min_score: float = _ACCEPT_SCORE,
+) -> bool:
+    """Record the score of candidate ``idx`` and add its fit to ``fits`` when accepted."""
+    if fit is None:
+        return False
+    dbg.scores[idx] = max(dbg.scores[idx], fit.score)
+    if fit.score < min_score:
+        return False
+    lat = fit.lattice
+    corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
+    area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
+    fits.append(_Fit(fit.score, area, idx, lat, fit.refined, fit.fine, fit.mode))
+    return True
 
 
 def _same_grid(a: _Fit, b: _Fit) -> bool:
@@ -338,7 +380,7 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
     h, w = img.shape
     lattice = (fit.lattice + 0.5) / scale - 0.5
     if fit.refined and not fit.fine and scale < 1.0:
-        lattice = _refine_full(img, lattice, scale, broken=fit.broken)
+        lattice = _refine_full(img, lattice, scale, mode=fit.mode)
     return GridGeometry(lattice, (w, h))
 
 
@@ -373,7 +415,7 @@ def _reading_order(geometries: list[GridGeometry]) -> list[GridGeometry]:
 
 
 def _refine_full(
-    img: UInt8Array, lattice: FloatArray, scale: float, *, broken: bool = False
+    img: UInt8Array, lattice: FloatArray, scale: float, *, mode: _Mode = _PLAIN
 ) -> FloatArray:
     """Re-measure a lattice (10, 10, 2) on the full-resolution image when it helps.
 
@@ -396,7 +438,7 @@ def _refine_full(
         )
     start = (lattice - np.array([x0, y0]) + 0.5) * f - 0.5
     c = int(np.clip(round(cell * f), 24, 40))
-    lat, share, _ = _refine(crop, start, c, cell * f, broken=broken)
+    lat, share, _ = _refine(crop, start, c, cell * f, mode=mode)
     if (
         share < _REFINE_MIN_SCORE
         or float(np.max(np.linalg.norm(lat - start, axis=2))) > 0.5 * cell * f
@@ -703,13 +745,18 @@ def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> Floa
     return np.asarray(cv2.GaussianBlur(prof, (1, 3), 0), dtype=np.float64)
 
 
-def _comb_fit(profile: FloatArray, c: int, m: int) -> tuple[float, float]:
-    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,)."""
+def _comb_fit(
+    profile: FloatArray, c: int, m: int, *, teeth: npt.NDArray[np.intp] = _ALL_LINES
+) -> tuple[float, float]:
+    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,).
+
+    Only the lines ``teeth`` of the comb are looked at (the box lines: 0, 3, 6, 9).
+    """
     n = len(profile)
     # Whole-pixel offsets and ~1% spacing steps: the per-band peaks refine it anyway.
     offs = np.arange(m - 0.6 * c, m + 0.6 * c, 1.0)
     gaps = np.linspace(0.85 * c, 1.15 * c, 24)
-    pos = offs[:, None, None] + gaps[None, :, None] * np.arange(10)[None, None, :]
+    pos = offs[:, None, None] + gaps[None, :, None] * teeth[None, None, :]
     # Square roots: each line counts, however bold. Otherwise a comb that puts two of its
     # teeth on a bold frame and a third on a text row beyond it outscores the right one
     # on a grid whose inner lines are hairlines.
@@ -811,15 +858,23 @@ def _poly_basis(k: FloatArray, x: FloatArray, deg_k: int, deg_x: int) -> FloatAr
 
 
 def _fit_lines(
-    pos: FloatArray, ok: npt.NDArray[np.bool_], centres: FloatArray, c: int, m: int, *, deg_x: int
+    pos: FloatArray,
+    ok: npt.NDArray[np.bool_],
+    centres: FloatArray,
+    c: int,
+    m: int,
+    *,
+    deg_x: int,
+    min_lines: int = 6,
 ) -> tuple[FloatArray, float] | None:
     """Smooth model of the 10 lines of one direction from per-band detections.
 
     Returns coefficients of ``pos = P(k, x)`` (line index k, position x along the
-    line, both normalised) and the RMS residual in square pixels, or None.
+    line, both normalised) and the RMS residual in square pixels, or None when fewer
+    than ``min_lines`` lines were seen (the model is cubic in k: at least 4).
     """
     kk, bb = np.nonzero(ok)
-    if len(kk) < 20 or len(np.unique(kk)) < 6:
+    if len(kk) < 20 or len(np.unique(kk)) < min_lines:
         return None
     kn = kk / 9.0
     xn = (centres[bb] - m) / (9 * c)
@@ -889,7 +944,7 @@ def _measure(
     c: int,
     *,
     first_pass: bool,
-    broken: bool = False,
+    mode: _Mode = _PLAIN,
 ) -> tuple[FloatArray, float, tuple[int, int]] | None:
     """Unwarp the grid through ``lattice`` (10, 10, 2) to a square and re-measure it.
 
@@ -927,7 +982,7 @@ def _measure(
         )
     else:
         inside = None
-    hor, ver = _line_maps(sq, c, broken=broken)
+    hor, ver = _line_maps(sq, c, broken=mode.broken)
     if inside is not None:
         hor[~inside] = 0
         ver[~inside] = 0
@@ -943,7 +998,8 @@ def _measure(
         if first_pass:
             # Where is an evenly spaced 10-line comb? This absorbs a quad that is off by
             # a fraction of a cell (text or a shadow touching the grid).
-            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m)
+            teeth = _BOX_LINES if mode.boxes else _ALL_LINES
+            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m, teeth=teeth)
             expected = np.broadcast_to((off + gap * lines)[:, None], (12, 11))
             half = 0.3 * gap
         else:
@@ -952,14 +1008,21 @@ def _measure(
         pos, strength, contrast = _peaks(prof, np.asarray(expected, dtype=np.float64), half)
         # A line is found where its peak stands out of the profile around it and is not
         # much weaker than the typical line (thin grey lines are weaker than the border).
-        typical = float(np.median(strength[1:11, 1:10]))
+        counted = 1 + (_BOX_LINES if mode.boxes else _ALL_LINES)  # rows of the grid's lines
+        typical = float(np.median(strength[counted, 1:10]))
         det = (contrast > 0.35 * strength) & (strength > 0.15 * typical) & (strength > 3.0 * c)
         ok = _consistent(pos[1:11, 1:10], det[1:11, 1:10], (0.1 if first_pass else 0.07) * c)
-        fit = _fit_lines(pos[1:11, 1:10], ok, centres[1:10], c, m, deg_x=deg)
+        if mode.boxes:
+            ok[np.setdiff1d(np.arange(10), _BOX_LINES)] = False  # interpolated, not seen
+        fit = _fit_lines(
+            pos[1:11, 1:10], ok, centres[1:10], c, m, deg_x=deg, min_lines=4 if mode.boxes else 6
+        )
         if fit is None:
             return None
-        shares.append(float(ok.mean()) if fit[1] <= 0.12 * c else 0.0)
+        shares.append(float(ok[counted - 1].mean()) if fit[1] <= 0.12 * c else 0.0)
         coefs.append(fit[0])
+        if mode.boxes:
+            continue  # a box off by a cell would be the comb's error, not a shifted grid
         # Off by a cell? The perpendicular lines end at the grid's border: if these
         # lines carry on through the cell beyond one end while the cell at the other
         # end has none, the lattice must move over (the "lines" of a text column beside
@@ -1006,7 +1069,7 @@ def _flat_lattice(points: FloatArray) -> FloatArray | None:
 
 
 def _refine(
-    small: UInt8Array, flat: FloatArray, c: int, cell: float, *, broken: bool = False
+    small: UInt8Array, flat: FloatArray, c: int, cell: float, *, mode: _Mode = _PLAIN
 ) -> tuple[FloatArray, float, tuple[int, int]]:
     """Re-measure through the current lattice until it stops moving.
 
@@ -1015,7 +1078,7 @@ def _refine(
     """
     lat, share, shift = flat, 0.0, (0, 0)
     for _ in range(_MAX_ROUNDS):
-        nxt = _measure(small, lat, c, first_pass=False, broken=broken)
+        nxt = _measure(small, lat, c, first_pass=False, mode=mode)
         if nxt is None or nxt[1] < _REFINE_MIN_SCORE:
             break
         moved = float(np.max(np.linalg.norm(nxt[0] - lat, axis=2)))
@@ -1032,11 +1095,11 @@ class _Measured(NamedTuple):
     refined: bool  # the curved lattice (False: the flat 4-corner fallback)
     score: float
     fine: bool  # measured on a crop of the input at ~_FINE_CELL px cells
-    broken: bool  # measured with the line maps that keep dotted and dashed lines
+    mode: _Mode
 
 
 def _fit_candidate(
-    img: UInt8Array, small: UInt8Array, scale: float, quad: FloatArray
+    img: UInt8Array, small: UInt8Array, scale: float, quad: FloatArray, *, boxes: bool = False
 ) -> _Measured | None:
     """:func:`_fit_grid` on the best copy for the candidate ``quad`` (in ``small``'s pixels).
 
@@ -1046,7 +1109,8 @@ def _fit_candidate(
     measured on a crop of the input reduced only to ~``_FINE_CELL`` px cells.
 
     A grid that does not fit well with the plain line maps is measured again with the
-    ones that keep dotted lines; the better score wins.
+    ones that keep dotted lines; the better score wins. With ``boxes`` only the box
+    lines are measured (see :func:`_collect_fits`).
     """
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
@@ -1068,31 +1132,28 @@ def _fit_candidate(
         origin = np.array([x0, y0], dtype=np.float64)
         q = (full - origin + 0.5) * f - 0.5
     best: _Measured | None = None
-    for broken in (False, True):
+    for mode in (_Mode(boxes=True),) if boxes else (_Mode(), _Mode(broken=True)):
         if best is not None and best.score >= _GOOD_SCORE:
             break
-        fit = _fit_grid(src, q, broken=broken)
+        fit = _fit_grid(src, q, mode=mode)
         if fit is None or (best is not None and fit[2] <= best.score):
             continue
         lat = fit[0]
         if fine:
             lat = ((lat + 0.5) / f - 0.5 + origin + 0.5) * scale - 0.5
-        best = _Measured(lat, fit[1], fit[2], fine, broken)
+        best = _Measured(lat, fit[1], fit[2], fine, mode)
     return best
 
 
 def _fit_grid(
-    small: UInt8Array, quad: FloatArray, *, broken: bool = False
+    small: UInt8Array, quad: FloatArray, *, mode: _Mode = _PLAIN
 ) -> tuple[FloatArray, bool, float] | None:
-    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None.
-
-    ``broken``: measure with the line maps that keep dotted and dashed lines.
-    """
+    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None."""
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
     c = int(np.clip(round(cell), 24, 40))
     start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
-    first = _measure(small, start, c, first_pass=True, broken=broken)
+    first = _measure(small, start, c, first_pass=True, mode=mode)
     if first is None or first[1] < _COMB_MIN_SCORE:
         return None
     flat = _flat_lattice(first[0])
@@ -1101,12 +1162,12 @@ def _fit_grid(
     if first[2] != (0, 0):
         moved = _flat_lattice(_shifted(flat, *first[2]))
         flat = flat if moved is None else moved
-    lat, share, shift = _refine(small, flat, c, cell, broken=broken)
+    lat, share, shift = _refine(small, flat, c, cell, mode=mode)
     if shift != (0, 0):
         # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
         moved_flat = _flat_lattice(_shifted(lat, *shift))
         if moved_flat is not None:
-            lat2, share2, _ = _refine(small, moved_flat, c, cell, broken=broken)
+            lat2, share2, _ = _refine(small, moved_flat, c, cell, mode=mode)
             if share2 >= share:
                 flat, lat, share = moved_flat, lat2, share2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
