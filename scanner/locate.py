@@ -67,9 +67,11 @@ _FRAME_FILL = 0.6
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
-# Share of box-line detections needed when only the box lines are measured: they are
-# bold, so a real grid's are found nearly everywhere.
-_BOX_MIN_SCORE = 0.8
+# Score a fallback measurement (dotted-line maps, box lines only) needs: those maps
+# also see lines in a halftone's texture or a table's rules, so they must be convincing
+# (real dotted grids score 0.8-1.0 with them; real box lines are bold, found nearly
+# everywhere).
+_FALLBACK_MIN_SCORE = 0.8
 _REFINE_MIN_SCORE = 0.6  # share needed to trust the curved (per-line) lattice
 _MAX_ROUNDS = 4  # re-measuring rounds for a bent page
 _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola)
@@ -338,7 +340,7 @@ def _collect_fits(
     if not fits:
         for idx, quad in enumerate(list(dbg.candidates)):
             fit = _fit_candidate(img, small, dbg.scale, quad, boxes=True)
-            kept = _keep_fit(fits, fit, dbg, idx, min_score=_BOX_MIN_SCORE)
+            kept = _keep_fit(fits, fit, dbg, idx)
             if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
                 break
     return fits
@@ -1110,7 +1112,8 @@ def _fit_candidate(
 
     A grid that does not fit well with the plain line maps is measured again with the
     ones that keep dotted lines; the better score wins. With ``boxes`` only the box
-    lines are measured (see :func:`_collect_fits`).
+    lines are measured (see :func:`_collect_fits`). A fallback's fit counts only when
+    it scores at least ``_FALLBACK_MIN_SCORE``.
     """
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
@@ -1137,6 +1140,8 @@ def _fit_candidate(
             break
         fit = _fit_grid(src, q, mode=mode)
         if fit is None or (best is not None and fit[2] <= best.score):
+            continue
+        if mode != _PLAIN and fit[2] < _FALLBACK_MIN_SCORE:
             continue
         lat = fit[0]
         if fine:
