@@ -29,6 +29,7 @@ All positions are in pixel-centre coordinates (pixel ``(0, 0)`` covers
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -56,12 +57,39 @@ MIN_CELL_PX = 12.0
 _WORK_SIDE = 1024  # long side of the copy used to find candidates
 _FINE_CELL = 32.0  # cell size (px) worth measuring at; finer only costs time
 _MAX_BLOBS = 5  # largest ink blobs considered
+_ALL_LINES = np.arange(10)
+_BOX_LINES = np.array([0, 3, 6, 9])  # the lines around the 3x3 boxes
+_SCAN_BLOBS = 40  # blobs (by bounding box) looked through for a lattice of cells
+# A frame's hole fills at least this share of its hull: even a border a cell wide (1/9
+# of the side) leaves 60% (a bold printed frame, 1/8 of a cell, leaves 94%); the holes
+# of a text block or a photo are far smaller.
+_FRAME_FILL = 0.6
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
+# Score a fallback measurement (dotted-line maps, box lines only) needs: those maps
+# also see lines in a halftone's texture or a table's rules, so they must be convincing
+# (real dotted grids score 0.8-1.0 with them; real box lines are bold, found nearly
+# everywhere).
+_FALLBACK_MIN_SCORE = 0.8
 _REFINE_MIN_SCORE = 0.6  # share needed to trust the curved (per-line) lattice
 _MAX_ROUNDS = 4  # re-measuring rounds for a bent page
 _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola)
+# Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
+# of a cell (printed dotted lines: a dot every 1/15 to 1/10 of a cell; dashes 1/6 long).
+_DASH_GAP = 0.25
+
+
+class _Mode(NamedTuple):
+    """How a candidate's lines are measured."""
+
+    #: Line maps that keep dotted and dashed lines (see :func:`_line_maps`).
+    broken: bool = False
+    #: Only the box lines (0, 3, 6, 9) are measured; the cell lines are interpolated.
+    boxes: bool = False
+
+
+_PLAIN = _Mode()
 
 
 @dataclass
@@ -171,7 +199,7 @@ def locate_grid(
     # Largest candidate first; a near-perfect 9x9 structure ends the search. Otherwise
     # the best score wins, and among near-best ones the largest (the puzzle, not the
     # solution grid beside it).
-    fits = _collect_fits(small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
+    fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
     if not fits:
         raise NoGridError(f"no Sudoku grid found in {name}")
     best = max(f.score for f in fits)
@@ -223,7 +251,7 @@ def locate_grids(
         raise ValueError("max_grids must be >= 1 and min_side_ratio in (0, 1]")
     img, small, scale = _prepare(gray, name)
     dbg = LocateDebug([], [])
-    fits = _collect_fits(small, dbg, max_blobs=2 * max_grids, stop_when_good=False)
+    fits = _collect_fits(img, small, dbg, max_blobs=2 * max_grids, stop_when_good=False)
     # One fit per grid: a fit whose centre lies inside a kept one (or the reverse) is the
     # same grid, a box of it or a grid around it; the larger of near-equal scores wins.
     kept: list[_Fit] = []
@@ -253,6 +281,8 @@ class _Fit:
     index: int
     lattice: FloatArray
     refined: bool
+    fine: bool = False  # measured on the input at a fine cell size already
+    mode: _Mode = _PLAIN  # how it was measured
 
     @property
     def corners(self) -> FloatArray:
@@ -283,10 +313,16 @@ def _prepare(gray: npt.ArrayLike, name: str) -> tuple[UInt8Array, UInt8Array, fl
 
 
 def _collect_fits(
-    small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
+    img: UInt8Array, small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
 ) -> list[_Fit]:
-    """Every candidate that fits a 9x9 lattice well enough. If nothing is convincing,
-    look again with a threshold sensitive enough for faint, blurred lines."""
+    """Every candidate that fits a 9x9 lattice well enough.
+
+    If nothing is convincing, look again with a threshold sensitive enough for faint,
+    blurred lines. If still nothing fits, the last resort measures only the box lines:
+    a grid whose cell lines are too faint, too broken or too crumpled to follow (a
+    phone screen's hairlines under moire, newsprint) still has its bold box lines.
+    Never before: a 3x3 box of a grid, or any table of evenly spaced lines, passes it.
+    """
     fits: list[_Fit] = []
     for sensitive in (False, True):
         if fits and max(f.score for f in fits) >= _GOOD_SCORE:
@@ -295,21 +331,40 @@ def _collect_fits(
             tol = 0.02 * float(np.linalg.norm(quad[2] - quad[0]))
             if any(np.max(np.linalg.norm(quad - q, axis=1)) <= tol for q in dbg.candidates):
                 continue  # tried already
-            idx = len(dbg.candidates)
             dbg.candidates.append(quad)
-            fit = _fit_grid(small, quad)
-            dbg.scores.append(0.0 if fit is None else fit[2])
-            if fit is None:
-                continue
-            lat, refined, score = fit
-            if score < _ACCEPT_SCORE:
-                continue
-            corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
-            area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
-            fits.append(_Fit(score, area, idx, lat, refined))
-            if stop_when_good and score >= _GOOD_SCORE:
+            dbg.scores.append(0.0)
+            fit = _fit_candidate(img, small, dbg.scale, quad)
+            kept = _keep_fit(fits, fit, dbg, len(dbg.candidates) - 1)
+            if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
+                break
+    if not fits:
+        for idx, quad in enumerate(list(dbg.candidates)):
+            fit = _fit_candidate(img, small, dbg.scale, quad, boxes=True)
+            kept = _keep_fit(fits, fit, dbg, idx)
+            if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
                 break
     return fits
+
+
+def _keep_fit(
+    fits: list[_Fit],
+    fit: _Measured | None,
+    dbg: LocateDebug,
+    idx: int,
+    *,
+    min_score: float = _ACCEPT_SCORE,
+) -> bool:
+    """Record the score of candidate ``idx`` and add its fit to ``fits`` when accepted."""
+    if fit is None:
+        return False
+    dbg.scores[idx] = max(dbg.scores[idx], fit.score)
+    if fit.score < min_score:
+        return False
+    lat = fit.lattice
+    corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
+    area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
+    fits.append(_Fit(fit.score, area, idx, lat, fit.refined, fit.fine, fit.mode))
+    return True
 
 
 def _same_grid(a: _Fit, b: _Fit) -> bool:
@@ -326,8 +381,8 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
     """The fit's lattice in the input's pixels (re-measured there when that helps)."""
     h, w = img.shape
     lattice = (fit.lattice + 0.5) / scale - 0.5
-    if fit.refined and scale < 1.0:
-        lattice = _refine_full(img, lattice, scale)
+    if fit.refined and not fit.fine and scale < 1.0:
+        lattice = _refine_full(img, lattice, scale, mode=fit.mode)
     return GridGeometry(lattice, (w, h))
 
 
@@ -361,7 +416,9 @@ def _reading_order(geometries: list[GridGeometry]) -> list[GridGeometry]:
     return [geometries[i] for row in rows for i in sorted(row, key=lambda i: boxes[i][0][0])]
 
 
-def _refine_full(img: UInt8Array, lattice: FloatArray, scale: float) -> FloatArray:
+def _refine_full(
+    img: UInt8Array, lattice: FloatArray, scale: float, *, mode: _Mode = _PLAIN
+) -> FloatArray:
     """Re-measure a lattice (10, 10, 2) on the full-resolution image when it helps.
 
     A grid that is small in a big photo has small cells in the reduced working copy;
@@ -383,7 +440,7 @@ def _refine_full(img: UInt8Array, lattice: FloatArray, scale: float) -> FloatArr
         )
     start = (lattice - np.array([x0, y0]) + 0.5) * f - 0.5
     c = int(np.clip(round(cell * f), 24, 40))
-    lat, share, _ = _refine(crop, start, c, cell * f)
+    lat, share, _ = _refine(crop, start, c, cell * f, mode=mode)
     if (
         share < _REFINE_MIN_SCORE
         or float(np.max(np.linalg.norm(lat - start, axis=2))) > 0.5 * cell * f
@@ -484,6 +541,24 @@ def _cell_holes(mask: UInt8Array, min_cell: float) -> tuple[FloatArray, float] |
     return np.array(centres)[members], float(np.sqrt(np.median(np.exp(log_a[members]))))
 
 
+def _is_frame(mask: UInt8Array, hull_area: float) -> bool:
+    """Whether an ink blob is a frame: one squarish convex hole fills most of its hull."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return False
+    holes = [cnt for cnt, h in zip(contours, hier[0], strict=True) if h[3] >= 0]
+    if not holes:
+        return False
+    hole = max(holes, key=cv2.contourArea)
+    area = cv2.contourArea(hole)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hole)
+    return bool(
+        area >= _FRAME_FILL * hull_area
+        and area >= 0.9 * cv2.contourArea(cv2.convexHull(hole))
+        and max(rw, rh) <= 1.5 * min(rw, rh)
+    )
+
+
 def _fit_cell_lattice(centres: FloatArray, size: float) -> list[FloatArray]:
     """Grid quads (4, 2) implied by cell centres lying on a (perspective) lattice.
 
@@ -576,7 +651,7 @@ def _candidates(
     big = big[big != 0]
     # Rank by the area of the blob's convex hull, not of its bounding box: a line of
     # text on a page turned 45 degrees has a big box but a thin hull.
-    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: 3 * max_blobs]
+    big = big[np.argsort(-(bw_all[big] * bh_all[big]))][: max(3 * max_blobs, _SCAN_BLOBS)]
     blobs: list[tuple[float, int, UInt8Array, npt.NDArray[np.int32]]] = []
     for lab in big:
         x, y, bw, bh = (int(v) for v in stats[lab, :4])
@@ -586,10 +661,18 @@ def _candidates(
         blobs.append((float(cv2.contourArea(cv2.convexHull(pts))), int(lab), mask, pts))
     blobs.sort(key=lambda b: -b[0])
     quads: list[tuple[float, FloatArray]] = []
-    for _, lab, mask, pts in blobs[:max_blobs]:
+    extra = 0
+    for rank, (hull, lab, mask, pts) in enumerate(blobs):
         x, y = int(stats[lab, 0]), int(stats[lab, 1])
-        found = [_quad_of_points(pts)]
         cells = _cell_holes(mask, max(4.0, min_side / 12))
+        if rank >= max_blobs:
+            # A small grid on a page of text is smaller than many paragraphs: beyond the
+            # largest blobs, those with a lattice of cells are candidates too, and so
+            # are frames (a bold border whose hairline inner lines the threshold lost).
+            if (cells is None and not _is_frame(mask, hull)) or extra >= max_blobs:
+                continue
+            extra += 1
+        found = [_quad_of_points(pts)]
         if cells is not None:
             found.extend(_fit_cell_lattice(*cells))
         for quad in found:
@@ -616,24 +699,36 @@ def _candidates(
 # --------------------------------------------------------------------------------------
 
 
-def _line_maps(sq: UInt8Array, c: int) -> tuple[UInt8Array, UInt8Array]:
+def _line_maps(sq: UInt8Array, c: int, *, broken: bool) -> tuple[UInt8Array, UInt8Array]:
     """Horizontal- and vertical-line strength images (uint8) of a warped grid square.
 
     Black-hat keeps dark strokes thinner than a third of a cell (lines, digits, text);
     an opening with a 0.6-cell line then keeps only strokes that long: grid lines.
+
+    With ``broken``, dotted or dashed lines are kept too: the black-hat is first averaged
+    along the line direction over ``_DASH_GAP`` of a cell, which fills the gaps between
+    dots, and the opening is lengthened by as much, so that a digit stroke stretched by
+    the averaging is still shorter than it. (Text rows and sideways digits can survive
+    this, so it is only the fallback for grids the plain maps do not find.)
     """
     k = _odd(c / 3)
     dark = cv2.morphologyEx(
         sq, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
     length = max(5, round(0.6 * c))
-    hor = cv2.morphologyEx(
-        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
-    )
-    ver = cv2.morphologyEx(
-        dark, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
-    )
-    return np.asarray(hor, np.uint8), np.asarray(ver, np.uint8)
+    gap = _odd(_DASH_GAP * c) if broken else 1
+    maps = []
+    for along in ((1, 0), (0, 1)):  # (x, y) unit step along horizontal, vertical lines
+        if gap > 1:
+            dark_along = cv2.blur(dark, (1 + (gap - 1) * along[0], 1 + (gap - 1) * along[1]))
+        else:
+            dark_along = dark
+        n = length + gap - 1
+        kernel = cv2.getStructuringElement(
+            cv2.MORPH_RECT, (1 + (n - 1) * along[0], 1 + (n - 1) * along[1])
+        )
+        maps.append(np.asarray(cv2.morphologyEx(dark_along, cv2.MORPH_OPEN, kernel), np.uint8))
+    return maps[0], maps[1]
 
 
 def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> FloatArray:
@@ -652,14 +747,23 @@ def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> Floa
     return np.asarray(cv2.GaussianBlur(prof, (1, 3), 0), dtype=np.float64)
 
 
-def _comb_fit(profile: FloatArray, c: int, m: int) -> tuple[float, float]:
-    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,)."""
+def _comb_fit(
+    profile: FloatArray, c: int, m: int, *, teeth: npt.NDArray[np.intp] = _ALL_LINES
+) -> tuple[float, float]:
+    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,).
+
+    Only the lines ``teeth`` of the comb are looked at (the box lines: 0, 3, 6, 9).
+    """
     n = len(profile)
     # Whole-pixel offsets and ~1% spacing steps: the per-band peaks refine it anyway.
     offs = np.arange(m - 0.6 * c, m + 0.6 * c, 1.0)
     gaps = np.linspace(0.85 * c, 1.15 * c, 24)
-    pos = offs[:, None, None] + gaps[None, :, None] * np.arange(10)[None, None, :]
-    vals = np.interp(pos, np.arange(n), profile, left=0.0, right=0.0)
+    pos = offs[:, None, None] + gaps[None, :, None] * teeth[None, None, :]
+    # Square roots: each line counts, however bold. Otherwise a comb that puts two of its
+    # teeth on a bold frame and a third on a text row beyond it outscores the right one
+    # on a grid whose inner lines are hairlines.
+    root = np.sqrt(np.maximum(profile, 0.0))
+    vals = np.interp(pos, np.arange(n), root, left=0.0, right=0.0)
     score = vals.sum(axis=2)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
     return float(offs[i]), float(gaps[j])
@@ -756,15 +860,23 @@ def _poly_basis(k: FloatArray, x: FloatArray, deg_k: int, deg_x: int) -> FloatAr
 
 
 def _fit_lines(
-    pos: FloatArray, ok: npt.NDArray[np.bool_], centres: FloatArray, c: int, m: int, *, deg_x: int
+    pos: FloatArray,
+    ok: npt.NDArray[np.bool_],
+    centres: FloatArray,
+    c: int,
+    m: int,
+    *,
+    deg_x: int,
+    min_lines: int = 6,
 ) -> tuple[FloatArray, float] | None:
     """Smooth model of the 10 lines of one direction from per-band detections.
 
     Returns coefficients of ``pos = P(k, x)`` (line index k, position x along the
-    line, both normalised) and the RMS residual in square pixels, or None.
+    line, both normalised) and the RMS residual in square pixels, or None when fewer
+    than ``min_lines`` lines were seen (the model is cubic in k: at least 4).
     """
     kk, bb = np.nonzero(ok)
-    if len(kk) < 20 or len(np.unique(kk)) < 6:
+    if len(kk) < 20 or len(np.unique(kk)) < min_lines:
         return None
     kn = kk / 9.0
     xn = (centres[bb] - m) / (9 * c)
@@ -834,6 +946,7 @@ def _measure(
     c: int,
     *,
     first_pass: bool,
+    mode: _Mode = _PLAIN,
 ) -> tuple[FloatArray, float, tuple[int, int]] | None:
     """Unwarp the grid through ``lattice`` (10, 10, 2) to a square and re-measure it.
 
@@ -871,7 +984,7 @@ def _measure(
         )
     else:
         inside = None
-    hor, ver = _line_maps(sq, c)
+    hor, ver = _line_maps(sq, c, broken=mode.broken)
     if inside is not None:
         hor[~inside] = 0
         ver[~inside] = 0
@@ -887,7 +1000,8 @@ def _measure(
         if first_pass:
             # Where is an evenly spaced 10-line comb? This absorbs a quad that is off by
             # a fraction of a cell (text or a shadow touching the grid).
-            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m)
+            teeth = _BOX_LINES if mode.boxes else _ALL_LINES
+            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m, teeth=teeth)
             expected = np.broadcast_to((off + gap * lines)[:, None], (12, 11))
             half = 0.3 * gap
         else:
@@ -896,14 +1010,21 @@ def _measure(
         pos, strength, contrast = _peaks(prof, np.asarray(expected, dtype=np.float64), half)
         # A line is found where its peak stands out of the profile around it and is not
         # much weaker than the typical line (thin grey lines are weaker than the border).
-        typical = float(np.median(strength[1:11, 1:10]))
+        counted = 1 + (_BOX_LINES if mode.boxes else _ALL_LINES)  # rows of the grid's lines
+        typical = float(np.median(strength[counted, 1:10]))
         det = (contrast > 0.35 * strength) & (strength > 0.15 * typical) & (strength > 3.0 * c)
         ok = _consistent(pos[1:11, 1:10], det[1:11, 1:10], (0.1 if first_pass else 0.07) * c)
-        fit = _fit_lines(pos[1:11, 1:10], ok, centres[1:10], c, m, deg_x=deg)
+        if mode.boxes:
+            ok[np.setdiff1d(np.arange(10), _BOX_LINES)] = False  # interpolated, not seen
+        fit = _fit_lines(
+            pos[1:11, 1:10], ok, centres[1:10], c, m, deg_x=deg, min_lines=4 if mode.boxes else 6
+        )
         if fit is None:
             return None
-        shares.append(float(ok.mean()) if fit[1] <= 0.12 * c else 0.0)
+        shares.append(float(ok[counted - 1].mean()) if fit[1] <= 0.12 * c else 0.0)
         coefs.append(fit[0])
+        if mode.boxes:
+            continue  # a box off by a cell would be the comb's error, not a shifted grid
         # Off by a cell? The perpendicular lines end at the grid's border: if these
         # lines carry on through the cell beyond one end while the cell at the other
         # end has none, the lattice must move over (the "lines" of a text column beside
@@ -950,7 +1071,7 @@ def _flat_lattice(points: FloatArray) -> FloatArray | None:
 
 
 def _refine(
-    small: UInt8Array, flat: FloatArray, c: int, cell: float
+    small: UInt8Array, flat: FloatArray, c: int, cell: float, *, mode: _Mode = _PLAIN
 ) -> tuple[FloatArray, float, tuple[int, int]]:
     """Re-measure through the current lattice until it stops moving.
 
@@ -959,7 +1080,7 @@ def _refine(
     """
     lat, share, shift = flat, 0.0, (0, 0)
     for _ in range(_MAX_ROUNDS):
-        nxt = _measure(small, lat, c, first_pass=False)
+        nxt = _measure(small, lat, c, first_pass=False, mode=mode)
         if nxt is None or nxt[1] < _REFINE_MIN_SCORE:
             break
         moved = float(np.max(np.linalg.norm(nxt[0] - lat, axis=2)))
@@ -969,13 +1090,75 @@ def _refine(
     return lat, share, shift
 
 
-def _fit_grid(small: UInt8Array, quad: FloatArray) -> tuple[FloatArray, bool, float] | None:
+class _Measured(NamedTuple):
+    """A candidate's lattice as :func:`_fit_candidate` measured it."""
+
+    lattice: FloatArray  # (10, 10, 2), in the working copy's pixels
+    refined: bool  # the curved lattice (False: the flat 4-corner fallback)
+    score: float
+    fine: bool  # measured on a crop of the input at ~_FINE_CELL px cells
+    mode: _Mode
+
+
+def _fit_candidate(
+    img: UInt8Array, small: UInt8Array, scale: float, quad: FloatArray, *, boxes: bool = False
+) -> _Measured | None:
+    """:func:`_fit_grid` on the best copy for the candidate ``quad`` (in ``small``'s pixels).
+
+    A grid that is small in the working copy (a page photographed whole, a phone
+    screen in a room) has cells of a dozen pixels there: hairline or faint lines are
+    averaged away and bold digits look like line fragments. Such a candidate is
+    measured on a crop of the input reduced only to ~``_FINE_CELL`` px cells.
+
+    A grid that does not fit well with the plain line maps is measured again with the
+    ones that keep dotted lines; the better score wins. With ``boxes`` only the box
+    lines are measured (see :func:`_collect_fits`). A fallback's fit counts only when
+    it scores at least ``_FALLBACK_MIN_SCORE``.
+    """
+    side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+    cell = side / 9
+    fine = scale < 1.0 and cell < 0.9 * _FINE_CELL
+    src, q, f, origin = small, quad, 1.0, np.zeros(2)
+    if fine:
+        full = (quad + 0.5) / scale - 0.5
+        f = min(1.0, _FINE_CELL * scale / cell)
+        # Room for the comb to slide and for the lines looked at beyond the grid.
+        margin = 3.0 * cell / scale
+        h, w = img.shape
+        x0, y0 = (max(0, int(v)) for v in np.floor(full.min(axis=0) - margin))
+        x1, y1 = np.ceil(full.max(axis=0) + margin)
+        src = img[y0 : min(int(y1), h), x0 : min(int(x1), w)]
+        if f < 1.0:
+            src = np.asarray(
+                cv2.resize(src, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), np.uint8
+            )
+        origin = np.array([x0, y0], dtype=np.float64)
+        q = (full - origin + 0.5) * f - 0.5
+    best: _Measured | None = None
+    for mode in (_Mode(boxes=True),) if boxes else (_Mode(), _Mode(broken=True)):
+        if best is not None and best.score >= _GOOD_SCORE:
+            break
+        fit = _fit_grid(src, q, mode=mode)
+        if fit is None or (best is not None and fit[2] <= best.score):
+            continue
+        if mode != _PLAIN and fit[2] < _FALLBACK_MIN_SCORE:
+            continue
+        lat = fit[0]
+        if fine:
+            lat = ((lat + 0.5) / f - 0.5 + origin + 0.5) * scale - 0.5
+        best = _Measured(lat, fit[1], fit[2], fine, mode)
+    return best
+
+
+def _fit_grid(
+    small: UInt8Array, quad: FloatArray, *, mode: _Mode = _PLAIN
+) -> tuple[FloatArray, bool, float] | None:
     """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None."""
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
     c = int(np.clip(round(cell), 24, 40))
     start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
-    first = _measure(small, start, c, first_pass=True)
+    first = _measure(small, start, c, first_pass=True, mode=mode)
     if first is None or first[1] < _COMB_MIN_SCORE:
         return None
     flat = _flat_lattice(first[0])
@@ -984,12 +1167,12 @@ def _fit_grid(small: UInt8Array, quad: FloatArray) -> tuple[FloatArray, bool, fl
     if first[2] != (0, 0):
         moved = _flat_lattice(_shifted(flat, *first[2]))
         flat = flat if moved is None else moved
-    lat, share, shift = _refine(small, flat, c, cell)
+    lat, share, shift = _refine(small, flat, c, cell, mode=mode)
     if shift != (0, 0):
         # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
         moved_flat = _flat_lattice(_shifted(lat, *shift))
         if moved_flat is not None:
-            lat2, share2, _ = _refine(small, moved_flat, c, cell)
+            lat2, share2, _ = _refine(small, moved_flat, c, cell, mode=mode)
             if share2 >= share:
                 flat, lat, share = moved_flat, lat2, share2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
