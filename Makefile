@@ -74,8 +74,7 @@ clean:
 # Stress benchmark: the reader on rendered prints, app screenshots and damaged photos
 # (about 5 minutes on 2 cores; see benchmarks/bench_stress.py). The digits are drawn in
 # these HELD-OUT font families, which the digit network must never be trained on:
-# train-digits takes every font under /usr/share/fonts, so retrain on a machine without
-# them (or remove them first: apt-get remove $(STRESS_FONT_PACKAGES)).
+# train-digits skips their folders (scanner.digits.synth.HELD_OUT_FONT_DIRS).
 STRESS_FONT_PACKAGES := fonts-cantarell fonts-comfortaa fonts-firacode \
 	fonts-hack fonts-inconsolata fonts-lato fonts-league-spartan fonts-linuxlibertine \
 	fonts-oxygen fonts-quicksand fonts-sil-charis

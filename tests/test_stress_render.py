@@ -20,6 +20,7 @@ from tests.synth import (
     FontFamily,
     Medium,
     StressPage,
+    find_font,
     render_stress_page,
 )
 
@@ -231,3 +232,21 @@ def test_missing_font_family_falls_back_to_dejavu() -> None:
     )
     assert hershey.font.startswith("Hershey")
     assert not np.array_equal(hershey.image, p.image)
+
+
+def test_training_never_sees_a_held_out_family(tmp_path: Path) -> None:
+    from scanner.digits.synth import HELD_OUT_FONT_DIRS, system_fonts
+
+    dejavu = Path(find_font() or "")
+    if not dejavu.is_file():
+        pytest.skip("no TrueType font to copy on this machine")
+    kept = tmp_path / "truetype" / "dejavu" / "DejaVuSans.ttf"
+    held = tmp_path / "opentype" / "lato" / "Lato-Regular.ttf"
+    for path in (kept, held):
+        path.parent.mkdir(parents=True)
+        path.write_bytes(dejavu.read_bytes())
+    assert system_fonts([tmp_path]) == [kept]
+    # Every held-out family installed here lives in one of the skipped folders.
+    for family in HELD_OUT_FONT_FAMILIES:
+        for path in family.paths():
+            assert HELD_OUT_FONT_DIRS & set(Path(path).parts), path
