@@ -55,8 +55,8 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     A reflection drives the sensor to its ceiling and wipes the ink out with it, so
     what the digit reader sees there (often "empty") is no reading at all. A cell counts
     when the grid lines at its border, which every cell has, have lost most of their
-    contrast (under ``_LOST_LINES`` of the typical for its place in a box) while its
-    paper is brighter than the grid's typical paper. White paper in a box left
+    contrast (under ``_LOST_LINES`` of the grid's fainter lines, its 25th percentile)
+    while its paper is brighter than the grid's typical paper. White paper in a box left
     untinted keeps its lines; a shadow fades lines too, but darkens the paper.
 
     Parameters
@@ -72,11 +72,10 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     band[edge:-edge, edge:-edge] = False
     border = cells[:, band].astype(np.float64)
     lines = np.percentile(border, 95, axis=1) - np.percentile(border, 3, axis=1)
-    # Compare like with like: a cell's place in its box decides which of its borders are
-    # thick box lines (a box's middle cell has none), so each place has its own typical.
-    place = (np.arange(n) // 9 % 3) * 3 + np.arange(n) % 3 if n == 81 else np.zeros(n, int)
-    typical_lines = np.array([np.median(lines[place == k]) for k in place])
-    faded = lines < _LOST_LINES * typical_lines
+    # The typical of the fainter lines: a grid may draw only its frame bold (every inner
+    # cell then has hairlines) or only its box lines (a box's middle cell has none), and
+    # glare covers a patch, far fewer than a quarter of the cells.
+    faded = lines < _LOST_LINES * float(np.percentile(lines, 25))
     return np.asarray((np.median(flat, axis=1) > typical) & faded)
 
 
