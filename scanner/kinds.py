@@ -34,6 +34,11 @@ PENCIL_SHARE = 0.5
 # A printed digit sits in the middle of its cell (within the lattice's error); a pencil
 # mark sits in one of nine places of a 3 x 3 layout, a third of a cell from the middle.
 _OFF_CENTRE = 0.2
+# Inks this near (a*b*) are one ink whatever the spread: lighting, JPEG and the ink's
+# thickness shift one printed ink by up to about this much across a grid.
+_SAME_INK = 16.0
+# How many robust deviations of the givens' colours make another ink.
+_SPREADS = 4.0
 # An ink whose a*b* chroma is under this is black, grey or white.
 _NEUTRAL = 12.0
 
@@ -148,6 +153,10 @@ def _given_group(colours: FloatArray) -> npt.NDArray[np.bool_]:
     one odd cell): every ink within ``COLOUR_SPLIT`` of the group's median joins, twice
     over. An app may show two colours of entries (blue, and red for mistakes) beside
     black givens; a grouping into two by distance alone would pair red with black.
+    Then the limit is tightened to the group's own spread: an ink more than ``_SPREADS``
+    robust deviations from the givens' median is another ink, though never one nearer
+    than ``_SAME_INK``. A clean screenshot's givens agree to a unit or two, so a blue
+    entry washed pale by a photographed screen is still told apart.
     """
     chroma = np.linalg.norm(colours, axis=1)
     seed = colours[np.argsort(chroma)[len(chroma) // 10]]
@@ -155,7 +164,11 @@ def _given_group(colours: FloatArray) -> npt.NDArray[np.bool_]:
     for _ in range(2):
         centre = np.median(colours[member], axis=0)
         member = np.linalg.norm(colours - centre, axis=1) < COLOUR_SPLIT
-    return np.asarray(member)
+    centre = np.median(colours[member], axis=0)
+    dist = np.linalg.norm(colours - centre, axis=1)
+    spread = 1.4826 * float(np.median(dist[member]))
+    limit = min(COLOUR_SPLIT, max(_SAME_INK, _SPREADS * spread))
+    return np.asarray(dist < limit)
 
 
 def cell_kinds(
