@@ -23,7 +23,8 @@ from solver.steps import cells_text
 from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
-from .digits.preprocess import ink_maps
+from .digits.cnn import CnnEngine
+from .digits.preprocess import ink_maps_and_gains
 from .geometry import GridGeometry
 from .kinds import CellKind, cell_kinds, pencil_like
 from .load import LoadedImage, load_image
@@ -32,6 +33,7 @@ from .quality import diagnose, washed_out
 from .reading import Correction, Reading, ReadStatus, orientation_score, revise
 
 T = TypeVar("T")
+FloatMaps = npt.NDArray[np.float32]
 
 # The probability a pencil-like cell gives to "empty" before the digit read in it.
 PENCIL_EMPTY = 0.6
@@ -124,17 +126,25 @@ class ScanResult:
 
 def _read_cells(
     gray: npt.NDArray[np.uint8], geometry: GridGeometry, engine: DigitEngine
-) -> tuple[int, GridGeometry, npt.NDArray[np.float64], npt.NDArray[np.uint8]]:
+) -> tuple[int, GridGeometry, npt.NDArray[np.float64], npt.NDArray[np.uint8], FloatMaps]:
     """Classify the grid in the most plausible of its four orientations.
 
-    Returns the quarter turns, the turned lattice, the probabilities (81, 10) and the
-    cells (81, 64, 64) as cut, unturned.
+    Returns the quarter turns, the turned lattice, the probabilities (81, 10), and the
+    cells (81, 64, 64) as cut, unturned, with their ink maps.
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
+    # Ink maps turn with their cells (every step treats rows and columns alike): made once.
+    ink, gains = ink_maps_and_gains(cells)
     best: tuple[float, int, npt.NDArray[np.float64]] | None = None
     for k in range(4):
         # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
-        probs = np.asarray(engine.classify(turn_cells(cells, -k % 4)), dtype=np.float64)
+        turn = -k % 4
+        if isinstance(engine, CnnEngine):
+            turned_gains = turn_cells(gains.reshape(81, 1, 1), turn).ravel()
+            read = engine.classify_maps(turn_cells(ink, turn), turned_gains)
+        else:
+            read = engine.classify(turn_cells(cells, turn))
+        probs = np.asarray(read, dtype=np.float64)
         score = orientation_score(probs)
         if best is None or score > best[0]:
             best = (score, k, probs)
@@ -142,7 +152,7 @@ def _read_cells(
             break
     assert best is not None
     _, k, probs = best
-    return k, rotated_lattice(geometry, k) if k else geometry, probs, cells
+    return k, rotated_lattice(geometry, k) if k else geometry, probs, cells, ink
 
 
 def read_photo(
@@ -254,7 +264,7 @@ def _scan_grid(
     start: float,
 ) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light)."""
-    rotation, oriented, probs, cells = _read_cells(ink, geometry, engine)
+    rotation, oriented, probs, cells, maps = _read_cells(ink, geometry, engine)
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
     perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
     digit = np.zeros(81, dtype=bool)
@@ -272,7 +282,7 @@ def _scan_grid(
     busy = np.flatnonzero(digit)
     pencil = np.zeros(81, dtype=bool)
     if len(busy):
-        pencil[busy] = pencil_like(ink_maps(cells[busy]))
+        pencil[busy] = pencil_like(maps[busy])
     pencil = pencil[perm] & (np.asarray(kinds) == CellKind.GIVEN)
     probs[pencil] *= 1.0 - PENCIL_EMPTY
     probs[pencil, 0] += PENCIL_EMPTY

@@ -146,29 +146,36 @@ class CnnEngine:
         self.net = CnnNet.load(weights)
 
     def classify_full(self, cells: npt.ArrayLike) -> FloatArray:
-        """Probabilities (N, 11) over EMPTY, 1..9 and ROTATED for cells (N, 64, 64).
+        """Probabilities (N, 11) over EMPTY, 1..9 and ROTATED for cells (N, 64, 64)."""
+        return self.classify_maps_full(*ink_maps_and_gains(cells))
+
+    def classify_maps_full(self, ink: FloatArray, gains: FloatArray) -> FloatArray:
+        """Probabilities (N, 11) for ink maps and gains from ``ink_maps_and_gains``.
 
         A cell blank at the grid's ink strength but holding a digit-sized stroke at its
         own (a digit washed out by glare or a faint print) is not confidently empty:
         half its probability goes to what the network reads in it at its own strength,
         so the reading counts it as doubtful.
         """
-        ink, gains = ink_maps_and_gains(cells)
         out = np.zeros((len(ink), N_CLASSES), dtype=np.float32)
         out[:, 0] = 1.0
         empty = blank(ink)
         busy = np.flatnonzero(~empty)  # plain paper needs no network
         if len(busy):
             out[busy] = self.net.probabilities(net_inputs(ink[busy]))
-        faint = [
-            i
-            for i in np.flatnonzero(empty & (gains > 1.0))
-            if has_ink(np.clip(ink[i] * gains[i], 0.0, 1.0))
-        ]
-        if faint:
-            own = np.clip(ink[faint] * gains[faint, None, None], 0.0, 1.0)
-            out[faint] = 0.5 * out[faint] + 0.5 * self.net.probabilities(net_inputs(own))
+        # Faint: blank as it is, not blank at its own strength, and digit-shaped there.
+        maybe = np.flatnonzero(empty & (gains > 1.0))
+        own = np.clip(ink[maybe] * gains[maybe, None, None], 0.0, 1.0)
+        keep = [k for k in np.flatnonzero(~blank(own)) if has_ink(own[k])]
+        if keep:
+            faint = maybe[keep]
+            seen = self.net.probabilities(net_inputs(own[keep]))
+            out[faint] = 0.5 * out[faint] + 0.5 * seen
         return out
+
+    def classify_maps(self, ink: FloatArray, gains: FloatArray) -> FloatArray:
+        """Probabilities (N, 10), as :meth:`classify`, from ink maps already made."""
+        return fold_rotated(self.classify_maps_full(ink, gains))
 
     def classify_turns(self, cells: npt.ArrayLike) -> FloatArray:
         """Probabilities (4, 81, 10) of the grid turned by 0..3 quarter turns.
