@@ -55,8 +55,8 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     A reflection drives the sensor to its ceiling and wipes the ink out with it, so
     what the digit reader sees there (often "empty") is no reading at all. A cell counts
     when the grid lines at its border, which every cell has, have lost most of their
-    contrast (under ``_LOST_LINES`` of the grid's fainter lines, its 25th percentile)
-    while its paper is brighter than the grid's typical paper. White paper in a box left
+    contrast (under ``_LOST_LINES`` of the typical of the grid's faintest lines) while
+    its paper is brighter than the grid's typical paper. White paper in a box left
     untinted keeps its lines; a shadow fades lines too, but darkens the paper.
 
     Parameters
@@ -65,7 +65,6 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
         The grid's cells, dark ink on light paper.
     """
     n = len(cells)
-    cells = cells[:, ::2, ::2]  # every other pixel tells brightness and lines as well
     flat = cells.reshape(n, -1)
     typical = float(np.median(np.percentile(flat, 90, axis=1)))
     band = np.ones(cells.shape[1:], dtype=bool)
@@ -73,10 +72,13 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     band[edge:-edge, edge:-edge] = False
     border = cells[:, band].astype(np.float64)
     lines = np.percentile(border, 95, axis=1) - np.percentile(border, 3, axis=1)
-    # The typical of the fainter lines: a grid may draw only its frame bold (every inner
-    # cell then has hairlines) or only its box lines (a box's middle cell has none), and
-    # glare covers a patch, far fewer than a quarter of the cells.
-    faded = lines < _LOST_LINES * float(np.percentile(lines, 25))
+    # The typical of the faintest lines: a cell's place in its box decides which of its
+    # borders can be bold (a box's middle cell touches neither box lines nor the frame),
+    # so each of the nine places has its typical, and the faintest place's is the yard-
+    # stick. Glare covers a patch: a few of the nine cells of any one place.
+    place = np.arange(n) // 9 % 3 * 3 + np.arange(n) % 3 if n == 81 else np.zeros(n, int)
+    faintest = min(float(np.median(lines[place == k])) for k in set(place.tolist()))
+    faded = lines < _LOST_LINES * faintest
     return np.asarray((np.median(flat, axis=1) > typical) & faded)
 
 
