@@ -34,7 +34,6 @@ PENCIL_SHARE = 0.5
 # A printed digit sits in the middle of its cell (within the lattice's error); a pencil
 # mark sits in one of nine places of a 3 x 3 layout, a third of a cell from the middle.
 _OFF_CENTRE = 0.2
-_COLOUR_CELL = 32  # side of the cells cut from each colour channel
 _COLOURED_PIXELS = 20  # coloured samples in a grid that call for a look at its inks
 # Inks this near (a*b*) are one ink whatever the spread: lighting, JPEG and the ink's
 # thickness shift one printed ink by up to about this much across a grid.
@@ -210,13 +209,9 @@ def cell_kinds(
     arr = np.asarray(image)
     if arr.ndim != 3 or arr.shape[2] != 3 or not _colourful(arr, geometry):
         return kinds, []
-    # Colour needs no detail: the cells at half size (32 px) measure it 4x cheaper.
-    half = _COLOUR_CELL
-    colour_cells = np.stack(
-        [extract_cells(arr[:, :, ch], geometry, size=half) for ch in range(3)], axis=-1
-    )
-    small = np.ascontiguousarray(gray_cells[:, ::2, ::2]) if half * 2 == 64 else gray_cells
-    colours = _ink_colours(colour_cells[idx], small[idx], _ink_masks(small[idx]))
+    # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
+    colour_cells = np.stack([extract_cells(arr[:, :, ch], geometry) for ch in range(3)], axis=-1)
+    colours = _ink_colours(colour_cells[idx], gray_cells[idx], _ink_masks(gray_cells[idx]))
     found = np.isfinite(colours[:, 0])
     printed = [int(i) for i in idx[found]]
     colours = colours[found]
