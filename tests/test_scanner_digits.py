@@ -414,3 +414,12 @@ def test_missing_tesseract_binary(monkeypatch, fresh_probe) -> None:
     with pytest.raises(MissingDependencyError, match="apt-get install tesseract-ocr"):
         tess.TesseractEngine()
     assert "tesseract" not in available_engines()
+
+
+def test_cnn_reads_a_grid_with_a_digit_in_every_cell(cnn: DigitEngine) -> None:
+    # No empty cell at all (a finished or hand-filled grid): no cell to look at twice.
+    values = solutions(PUZZLE)[0]
+    probs = cnn.classify(render_grid(values, HERSHEY[0], seed=4))
+    assert probs.shape == (81, 10)
+    assert (probs[:, 0] < 0.5).all()
+    assert np.isfinite(probs).all()

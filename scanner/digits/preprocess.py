@@ -157,7 +157,7 @@ def blank(ink: FloatArray) -> npt.NDArray[np.bool_]:
     empty cells have under 10; this test only spares the classifier the easy cells.
     """
     middle = ink[:, 10:54, 10:54] > 0.5
-    out: npt.NDArray[np.bool_] = middle.reshape(len(ink), -1).sum(axis=1) < 8
+    out: npt.NDArray[np.bool_] = middle.sum(axis=(1, 2)) < 8  # also for no cells at all
     return out
 
 
