@@ -140,8 +140,7 @@ def _read_cells(
         # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
         turn = -k % 4
         if isinstance(engine, CnnEngine):
-            turned_gains = turn_cells(gains.reshape(81, 1, 1), turn).ravel()
-            read = engine.classify_maps(turn_cells(ink, turn), turned_gains)
+            read = engine.classify_turned(ink, gains, turn)
         else:
             read = engine.classify(turn_cells(cells, turn))
         probs = np.asarray(read, dtype=np.float64)
@@ -243,11 +242,11 @@ def _in_either_polarity(
         What ``locate`` returned.
     """
     dark = float(np.median(gray[::4, ::4])) < 128
-    first, second = (255 - gray, gray) if dark else (gray, None)
+    first = 255 - gray if dark else gray
     try:
         return first, locate(first)
     except NoGridError:
-        other = second if second is not None else 255 - gray
+        other = 255 - first
         try:
             return other, locate(other)
         except NoGridError:
@@ -288,7 +287,8 @@ def _scan_grid(
     probs[pencil, 0] += PENCIL_EMPTY
     # What glare wiped out was not read: whatever the network says there is a guess, and
     # a printed digit lost in it leaves the same solution, so no rule would expose it.
-    glare = washed_out(cells)[perm]
+    washed = washed_out(cells)
+    glare = washed[perm]
     probs[glare] = 0.5 * probs[glare] + 0.05
     reading: Reading = revise(probs)
     if glare.any() and reading.status != ReadStatus.UNREADABLE:
@@ -304,12 +304,13 @@ def _scan_grid(
     if undecided:
         reading.status = ReadStatus.UNREADABLE
         reading.problem = "digits in two colours, and neither looks like the printed givens"
-        reading.doubtful_cells = [int(np.flatnonzero(perm == c)[0]) for c in undecided]
+        turned = np.argsort(perm)  # turned[c]: the turned index of cut cell c
+        reading.doubtful_cells = [int(turned[c]) for c in undecided]
     hint = ""
     if reading.status != ReadStatus.OK:
         # The hint speaks of the cells as cut; doubtful cells are in the turned grid.
-        unturned = [_unturn_cell(c, rotation) for c in reading.doubtful_cells]
-        hint = diagnose(geometry, cells, unturned)
+        unturned = [int(perm[c]) for c in reading.doubtful_cells]
+        hint = diagnose(geometry, cells, unturned, washed=washed)
     result = ScanResult(
         path=label,
         givens=list(reading.givens),
@@ -328,13 +329,6 @@ def _scan_grid(
     )
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _unturn_cell(cell: int, k: int) -> int:
-    """The index, in the grid as cut, of ``cell`` of the grid turned ``k`` quarter turns."""
-    index = np.arange(81).reshape(9, 9)
-    # As in _read_cells: orientation k reads turn_cells(cells, -k % 4).
-    return int(np.rot90(index, -k % 4).ravel()[cell])
 
 
 def unreadable_text(result: ScanResult) -> str:

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cells import extract_cells
+from .digits.preprocess import ink_strokes
 from .geometry import GridGeometry
 
 __all__ = ["COLOUR_SPLIT", "PENCIL_SHARE", "CellKind", "cell_kinds", "pencil_like"]
@@ -105,13 +106,8 @@ def pencil_like(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     marks = np.zeros(n, dtype=bool)
     found: list[list[tuple[int, float, float]]] = []
     for i in range(n):
-        binary = (ink[i] > 0.35).astype(np.uint8)
-        binary[:2] = binary[-2:] = 0
-        binary[:, :2] = binary[:, -2:] = 0
-        count, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
         strokes = []
-        for k in range(1, count):
-            x, y, w, h, area = (int(v) for v in stats[k])
+        for x, y, w, h, area in ink_strokes(ink[i]):
             cx, cy = (x + w / 2) / size, (y + h / 2) / size
             if area >= 6 and max(w, h) < 0.85 * size and 0.1 <= cx <= 0.9 and 0.1 <= cy <= 0.9:
                 strokes.append((h, cx, cy))

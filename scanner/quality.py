@@ -86,6 +86,8 @@ def diagnose(
     geometry: GridGeometry,
     cells: UInt8Array,
     doubtful_cells: list[int],
+    *,
+    washed: npt.NDArray[np.bool_] | None = None,
 ) -> str:
     """A plain hint on why a grid's digits could not be read, or ``""`` for none.
 
@@ -97,6 +99,8 @@ def diagnose(
         The grid's cells as cut for reading, gray, dark ink on light paper.
     doubtful_cells : list of int
         The cells the reader is unsure of (0..80).
+    washed : (81,) bool array, optional, keyword-only
+        :func:`washed_out` of ``cells``, when the caller has it already.
 
     Returns
     -------
@@ -124,7 +128,8 @@ def diagnose(
     if np.isfinite(spread).any() and float(np.nanmedian(spread)) > BLUR_CELL_SHARE:
         return "the photo is blurred: hold the phone still and let it focus"
     if doubtful_cells:
-        if np.mean(washed_out(cells)[doubtful_cells]) >= 0.5:
+        washed = washed_out(cells) if washed is None else washed
+        if np.mean(washed[doubtful_cells]) >= 0.5:
             return "glare washes out part of the grid: tilt the page or move away from the light"
         paper = np.percentile(cells.reshape(len(cells), -1), 90, axis=1)
         if np.mean(paper[doubtful_cells] < _SHADOW_SHARE * float(np.median(paper))) >= 0.5:

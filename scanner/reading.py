@@ -79,13 +79,9 @@ class Correction:
     def describe(self) -> str:
         """One line, e.g. ``r3c5: read 8 (p=0.41), corrected to 3 so the puzzle has one
         solution``."""
-
-        def say(v: int) -> str:
-            return str(v) if v else "empty"
-
         return (
-            f"{cell_name(self.cell)}: read {say(self.read)} (p={self.confidence:.2f}), "
-            f"corrected to {say(self.corrected)} so the puzzle has one solution"
+            f"{cell_name(self.cell)}: read {_say(self.read)} (p={self.confidence:.2f}), "
+            f"corrected to {_say(self.corrected)} so the puzzle has one solution"
         )
 
 
@@ -154,18 +150,25 @@ def check_probs(probs: npt.ArrayLike) -> npt.NDArray[np.float64]:
     return out
 
 
-def _problem(values: list[int]) -> str:
-    """What is wrong with a reading as a puzzle ("" when it has exactly one solution)."""
+def _say(value: int) -> str:
+    """A cell's reading in words: the digit, or "empty"."""
+    return str(value) if value else "empty"
+
+
+def _problem(values: list[int]) -> tuple[str, list[list[int]]]:
+    """What is wrong with a reading as a puzzle ("" when it has exactly one solution),
+    and its solutions (at most two; none when its digits clash)."""
     dups = find_duplicates(values)
     if dups:
         a, b, _ = dups[0]
-        return f"the digits as read clash: {values[a]} twice, in {cell_name(a)} and {cell_name(b)}"
-    n = len(solutions(values, limit=2))
-    if n == 0:
-        return "the digits as read give a puzzle with no solution"
-    if n > 1:
-        return "the digits as read give a puzzle with several solutions"
-    return ""
+        clash = f"the digits as read clash: {values[a]} twice, in {cell_name(a)} and {cell_name(b)}"
+        return clash, []
+    sols = solutions(values, limit=2)
+    if not sols:
+        return "the digits as read give a puzzle with no solution", sols
+    if len(sols) > 1:
+        return "the digits as read give a puzzle with several solutions", sols
+    return "", sols
 
 
 def _consistent(values: list[int]) -> list[int] | None:
@@ -247,10 +250,9 @@ def revise(
     cands.sort()
     search = (max_changes, max_checks, time_limit)
 
-    problem = _problem(read)
+    problem, sols = _problem(read)
     if not problem:
-        solution = _consistent(read)
-        reading.solution = solution
+        reading.solution = sols[0]
         reading.doubtful_cells = doubtful
         return _unless_rivalled(reading, cands, search)
     reading.problem = problem
@@ -269,8 +271,7 @@ def revise(
             rival = fix
             break
     clash = sorted({c for a, b, _ in find_duplicates(read) for c in (a, b)}, key=lambda c: top[c])
-    several = not clash and len(solutions(read, limit=2)) > 1
-    if found is None and several and not doubtful:
+    if found is None and len(sols) > 1 and not doubtful:
         # Read with confidence and printed so: the puzzle has several solutions (rule 4).
         reading.status = ReadStatus.MULTIPLE
         return reading
@@ -328,11 +329,9 @@ def _unless_rivalled(
 
 def _changes_text(read: list[int], changes: list[tuple[float, int, int]]) -> str:
     """E.g. ``r3c5 as 8 instead of 3`` for each change."""
-
-    def say(v: int) -> str:
-        return str(v) if v else "empty"
-
-    return ", ".join(f"{cell_name(c)} as {say(v)} instead of {say(read[c])}" for _, c, v in changes)
+    return ", ".join(
+        f"{cell_name(c)} as {_say(v)} instead of {_say(read[c])}" for _, c, v in changes
+    )
 
 
 def _fixes(

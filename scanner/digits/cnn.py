@@ -20,7 +20,7 @@ import numpy.typing as npt
 from solver.errors import SudokuScanError
 
 from .base import turn_cells
-from .preprocess import NET_SIZE, blank, has_ink, ink_maps, ink_maps_and_gains, net_inputs
+from .preprocess import NET_SIZE, blank, has_ink, ink_maps_and_gains, net_inputs
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
 N_CLASSES = 11  # EMPTY, 1..9, ROTATED
@@ -177,38 +177,32 @@ class CnnEngine:
         """Probabilities (N, 10), as :meth:`classify`, from ink maps already made."""
         return fold_rotated(self.classify_maps_full(ink, gains))
 
+    def classify_turned(self, ink: FloatArray, gains: FloatArray, k: int) -> FloatArray:
+        """Probabilities (81, 10) of a grid turned ``k`` quarter turns, from its ink maps.
+
+        ``ink`` and ``gains`` are ``ink_maps_and_gains`` of the grid's cells as cut; they
+        are turned rather than made again (every step of ``ink_maps_and_gains`` treats
+        rows and columns alike), so ``classify_turned(ink, gains, k)`` equals
+        ``classify(turn_cells(cells, k))`` up to rounding.
+        """
+        turned_gains = turn_cells(gains.reshape(-1, 1, 1), k).ravel()
+        return self.classify_maps(turn_cells(ink, k), turned_gains)
+
     def classify_turns(self, cells: npt.ArrayLike) -> FloatArray:
         """Probabilities (4, 81, 10) of the grid turned by 0..3 quarter turns.
 
         ``classify_turns(cells)[k]`` equals ``classify(turn_cells(cells, k))`` up to
-        rounding, at about a third of the cost of four calls: the ink maps are made
-        once and turned (every step of ``ink_maps`` treats rows and columns alike),
-        and the blank cells, blank in every turn, skip the network.
+        rounding; the ink maps are made once (see :meth:`classify_turned`).
 
         Parameters
         ----------
         cells : (81, 64, 64) uint8 array
             One grid's cells, row by row.
         """
-        ink = ink_maps(cells)
+        ink, gains = ink_maps_and_gains(cells)
         if len(ink) != 81:
             raise ValueError(f"a grid has 81 cells, got {len(ink)}")
-        out = np.zeros((4, 81, N_CLASSES), dtype=np.float32)
-        out[:, :, 0] = 1.0
-        busy = ~blank(ink)
-        inputs, where = [], []
-        for k in range(4):
-            turned = turn_cells(ink, k)
-            keep = turn_cells(busy.reshape(81, 1, 1), k).ravel()
-            inputs.append(net_inputs(turned[keep]))
-            where.append(np.flatnonzero(keep))
-        probs = self.net.probabilities(np.concatenate(inputs)) if busy.any() else None
-        start = 0
-        for k in range(4):
-            if probs is not None and len(where[k]):
-                out[k, where[k]] = probs[start : start + len(where[k])]
-                start += len(where[k])
-        return np.stack([fold_rotated(p) for p in out])
+        return np.stack([self.classify_turned(ink, gains, k) for k in range(4)])
 
     def classify(self, cells: npt.ArrayLike) -> FloatArray:
         """Probabilities (N, 10) over EMPTY and the digits 1..9 for cells (N, 64, 64).

@@ -128,16 +128,23 @@ class InkBlob:
     cy: float
 
 
-def main_blob(ink: FloatArray, *, threshold: float = 0.35) -> InkBlob | None:
-    """The tallest ink component of one ink map (64, 64) whose centre is not at the border."""
+def ink_strokes(ink: FloatArray, *, threshold: float = 0.35) -> list[tuple[int, ...]]:
+    """The connected strokes of one ink map (64, 64): ``(x, y, w, h, area)`` each.
+
+    The map's outer two pixels are cut first, so that line remnants left at the border
+    do not join up.
+    """
     binary = (ink > threshold).astype(np.uint8)
-    # Cut the outer frame so that line remnants left at the border do not join up.
     binary[:2] = binary[-2:] = 0
     binary[:, :2] = binary[:, -2:] = 0
     n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    return [tuple(int(v) for v in stats[k]) for k in range(1, n)]
+
+
+def main_blob(ink: FloatArray, *, threshold: float = 0.35) -> InkBlob | None:
+    """The tallest ink component of one ink map (64, 64) whose centre is not at the border."""
     best: InkBlob | None = None
-    for k in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[k])
+    for x, y, w, h, area in ink_strokes(ink, threshold=threshold):
         cx, cy = x + w / 2.0, y + h / 2.0
         # Bits of the neighbouring digits sit near the border.
         if not (0.15 * CELL <= cx <= 0.85 * CELL and 0.15 * CELL <= cy <= 0.85 * CELL):
