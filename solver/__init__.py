@@ -16,6 +16,7 @@ def solver_mode() -> str:
     return "compiled with mypyc" if NATIVE else f"in plain Python ({NATIVE_REASON})"
 
 
+from .check import CheckStatus, EntryCheck, PositionHint, check_entries, position_hint
 from .errors import ExitCode, InvalidPuzzleError, PuzzleFormatError, SudokuScanError
 from .grid import Grid
 from .parse import parse_pencilmarks, parse_puzzle, parse_state, parse_values, read_puzzle_file
@@ -48,15 +49,19 @@ __all__ = [
     "STUCK",
     "TECHNIQUES",
     "UNIQUENESS",
+    "CheckStatus",
     "Difficulty",
+    "EntryCheck",
     "ExitCode",
     "Grid",
     "InvalidPuzzleError",
+    "PositionHint",
     "PuzzleFormatError",
     "SolveResult",
     "Step",
     "SudokuScanError",
     "Technique",
+    "check_entries",
     "count_solutions",
     "hint",
     "next_step",
@@ -64,6 +69,7 @@ __all__ = [
     "parse_puzzle",
     "parse_state",
     "parse_values",
+    "position_hint",
     "rate",
     "read_puzzle_file",
     "solutions",

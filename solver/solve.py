@@ -228,16 +228,36 @@ def _solve(
     return result
 
 
+# How many instances of one technique :func:`hint` looks through for one that places no
+# digit in the cells to avoid (the searches yield their simplest instances first).
+AVOID_TRIES = 50
+
+
 def hint(
     puzzle: Grid | Sequence[int],
     *,
     techniques: Sequence[Technique] = ORDER,
     uniqueness: bool = True,
+    avoid: Sequence[int] = (),
 ) -> Step | None:
     """The next step only (None when solved or stuck). Invalid puzzles raise nothing here;
     call :func:`validate` first: uniqueness techniques (left out with
-    ``uniqueness=False``) assume it found one solution."""
+    ``uniqueness=False``) assume it found one solution.
+
+    ``avoid``: cells the step must place no digit in (a person's wrong entries, whose
+    right digit a hint must not give away); the first instance of the simplest technique
+    that places none there is taken.
+    """
     grid = puzzle.copy() if isinstance(puzzle, Grid) else Grid(list(puzzle))
     if not uniqueness or not _uniqueness_safe(grid):
         techniques = _without_uniqueness(techniques)
-    return next_step(grid, techniques)
+    if not avoid:
+        return next_step(grid, techniques)
+    hidden = set(avoid)
+    for tech in techniques:
+        for tries, step in enumerate(tech.find(grid), start=1):
+            if not any(cell in hidden for cell, _digit in step.placements):
+                return step
+            if tries >= AVOID_TRIES:
+                break
+    return None

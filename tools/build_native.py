@@ -35,7 +35,7 @@ from solver.native import MANIFEST, NEVER_COMPILED, PACKAGE_DIR, source_digest  
 BUILD_DIR = ROOT / "build" / "native"
 LOG = BUILD_DIR / "build.log"
 # Not worth compiling: run once per puzzle or not in the solve at all.
-COLD = ("errors.py", "parse.py", "reglib.py", "generate.py")
+COLD = ("errors.py", "parse.py", "reglib.py", "generate.py", "check.py")
 GROUP = "solver._native"  # the shared library lands inside the package, not at top level
 
 
