@@ -19,9 +19,11 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw
 
 from scanner.geometry import GridGeometry
+from solver.check import EntryCheck
 from solver.solve import SolveResult
 
 from .legend import (
+    MISTAKE_COLOUR,
     Box,
     LegendEntry,
     bgr,
@@ -39,6 +41,10 @@ FloatArray = npt.NDArray[np.float64]
 DIGIT_HEIGHT = 0.68  # ink height of a digit, as a fraction of the cell
 LABELLED_DIGIT_HEIGHT = 0.60  # smaller when a code label shares the cell
 LABEL_HEIGHT = 0.17  # cap height of the code label
+# The ring around a wrong entry: its middle line's radius and its width, as fractions of
+# the cell (the outer edge stays 0.05 of a cell inside the cell, around a written digit).
+RING_RADIUS = 0.405
+RING_WIDTH = 0.09
 
 
 @dataclass(frozen=True)
@@ -53,11 +59,14 @@ class Annotation:
         The cells that received a digit.
     legend_box : Box or None
         The pixels the legend may have changed (None: no legend drawn).
+    rings : tuple of int
+        The cells of wrong entries that were ringed.
     """
 
     image: UInt8Array
     cells: tuple[int, ...]
     legend_box: Box | None
+    rings: tuple[int, ...] = ()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -110,6 +119,26 @@ def cell_tile(digit: int, size: int, label: str = "") -> UInt8Array:
         glyph = _glyph(str(digit), max(1, round(DIGIT_HEIGHT * size)), True)
         _paste_max(tile, glyph, 0.5 * size, 0.5 * size)
     # A 1-px empty frame: bilinear sampling then never drags ink across the cell edge.
+    tile[[0, -1], :] = 0
+    tile[:, [0, -1]] = 0
+    tile.flags.writeable = False  # cached: shared between calls
+    return tile
+
+
+@functools.lru_cache(maxsize=256)
+def ring_tile(size: int) -> UInt8Array:
+    """The alpha tile (size, size) uint8 of a ring around the middle of a cell.
+
+    Like :func:`cell_tile` it covers the whole cell, so the cell's homography draws it
+    in perspective (an ellipse on a tilted page), and it keeps clear of the cell's edges.
+    """
+    scale = 4  # drawn at 4x and reduced: an anti-aliased ring of any width
+    big = np.zeros((size * scale, size * scale), np.uint8)
+    centre = (size * scale // 2, size * scale // 2)
+    radius = round(RING_RADIUS * size * scale)
+    width = max(scale, round(RING_WIDTH * size * scale))
+    cv2.circle(big, centre, radius, 255, width, cv2.LINE_8)
+    tile = np.asarray(cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA), np.uint8)
     tile[[0, -1], :] = 0
     tile[:, [0, -1]] = 0
     tile.flags.writeable = False  # cached: shared between calls
@@ -172,7 +201,12 @@ def _blend_cell(
 
 
 def draw_digits(
-    image: UInt8Array, geometry: GridGeometry, result: SolveResult, *, labels: bool = False
+    image: UInt8Array,
+    geometry: GridGeometry,
+    result: SolveResult,
+    *,
+    labels: bool = False,
+    check: EntryCheck | None = None,
 ) -> tuple[int, ...]:
     """Draw the solved digits into ``image`` in place; return the cells drawn.
 
@@ -186,15 +220,43 @@ def draw_digits(
         Cells empty in ``result.givens`` with a value in ``result.grid`` are drawn.
     labels : bool, keyword-only
         Also write the placing technique's short code in the cell's top-left corner.
+    check : EntryCheck, keyword-only
+        The person's entries: their cells get no digit (they hold one already).
     """
     drawn = []
     sizes = _tile_sizes(geometry)
-    for cell, digit, tech_id in solved_cells(result):
+    for cell, digit, tech_id in solved_cells(result, check):
         label = technique_code(tech_id) if labels and tech_id is not None else ""
         tile = cell_tile(digit, int(sizes.flat[cell]), label)
         if _blend_cell(image, geometry, cell, tile, bgr(technique_colour(tech_id))):
             drawn.append(cell)
     return tuple(drawn)
+
+
+def draw_rings(image: UInt8Array, geometry: GridGeometry, check: EntryCheck) -> tuple[int, ...]:
+    """Ring the wrong entries in :data:`~overlay.legend.MISTAKE_COLOUR`, in place.
+
+    Parameters
+    ----------
+    image : (H, W, 3) uint8 array
+        BGR photo matching ``geometry.image_size``; modified in place.
+    geometry : GridGeometry
+        The lattice of the grid in this image.
+    check : EntryCheck
+        The entries checked; only its mistakes are ringed (right entries are left alone).
+
+    Returns
+    -------
+    tuple of int
+        The cells ringed.
+    """
+    ringed = []
+    sizes = _tile_sizes(geometry)
+    colour = bgr(MISTAKE_COLOUR)
+    for cell in check.mistakes:
+        if _blend_cell(image, geometry, cell, ring_tile(int(sizes.flat[cell])), colour):
+            ringed.append(cell)
+    return tuple(ringed)
 
 
 def _check_image(image: npt.NDArray[np.generic]) -> UInt8Array:
@@ -210,6 +272,7 @@ def compose(
     *,
     labels: bool = False,
     legend: bool = True,
+    check: EntryCheck | None = None,
 ) -> Annotation:
     """Annotate a copy of the photo and report what was drawn where.
 
@@ -226,22 +289,33 @@ def compose(
         Write each technique's short code small in a corner of its cells.
     legend : bool, keyword-only
         Draw the legend (colour, technique, count) in free space beside the grid.
+    check : EntryCheck, keyword-only
+        The person's entries checked against the solution: their cells get no digit,
+        the wrong ones a ring, and the legend a line ``2 of 31 entries wrong``.
 
     Returns
     -------
     Annotation
-        The new image (same shape and dtype), the cells drawn and the legend's box.
+        The new image (same shape and dtype), the cells drawn, the legend's box and the
+        cells ringed.
     """
     out = _check_image(image).copy()
     geo = fit_geometry(geometry, out.shape[1], out.shape[0])
     # Legend first: where the photo has no free room, the digits stay on top of it.
-    box = draw_legend(out, geo, legend_entries(result), codes=labels) if legend else None
-    cells = draw_digits(out, geo, result, labels=labels)
-    return Annotation(out, cells, box)
+    entries = legend_entries(result, check)
+    box = draw_legend(out, geo, entries, codes=labels) if legend else None
+    cells = draw_digits(out, geo, result, labels=labels, check=check)
+    rings = draw_rings(out, geo, check) if check is not None else ()
+    return Annotation(out, cells, box, rings)
 
 
 def annotate(
-    image: UInt8Array, geometry: GridGeometry, result: SolveResult, *, labels: bool = False
+    image: UInt8Array,
+    geometry: GridGeometry,
+    result: SolveResult,
+    *,
+    labels: bool = False,
+    check: EntryCheck | None = None,
 ) -> UInt8Array:
     """The photo with the missing digits written into their cells, in perspective.
 
@@ -255,14 +329,16 @@ def annotate(
         The solve of the grid read from the photo.
     labels : bool, keyword-only
         Also write each technique's short code small in a corner of its cells.
+    check : EntryCheck, keyword-only
+        The person's entries: left as written, the wrong ones ringed.
 
     Returns
     -------
     (H, W, 3) uint8 array
-        A new BGR image: solved digits in their technique family's colour and a legend
-        in free space; givens and everything else untouched.
+        A new BGR image: solved digits in their technique family's colour, wrong entries
+        ringed, and a legend in free space; givens and everything else untouched.
     """
-    return compose(image, geometry, result, labels=labels).image
+    return compose(image, geometry, result, labels=labels, check=check).image
 
 
 def merge_entries(groups: Sequence[Sequence[LegendEntry]]) -> list[LegendEntry]:
@@ -272,7 +348,9 @@ def merge_entries(groups: Sequence[Sequence[LegendEntry]]) -> list[LegendEntry]:
     for entries in groups:
         for e in entries:
             old = merged.get(e.technique)
-            merged[e.technique] = e if old is None else replace(old, count=old.count + e.count)
+            merged[e.technique] = (
+                e if old is None else replace(old, count=old.count + e.count, of=old.of + e.of)
+            )
     return list(merged.values())
 
 
@@ -281,6 +359,7 @@ def annotate_page(
     grids: Sequence[tuple[GridGeometry, SolveResult]],
     *,
     labels: bool = False,
+    checks: Sequence[EntryCheck | None] = (),
 ) -> UInt8Array:
     """A page with every solved grid drawn in and one legend clear of all of them.
 
@@ -292,6 +371,9 @@ def annotate_page(
         Each grid's lattice in this image and its solve (stuck solves draw what was placed).
     labels : bool, keyword-only
         Write each technique's short code small in a corner of its cells.
+    checks : sequence of EntryCheck or None, keyword-only
+        Each grid's entries checked (as in :func:`compose`), in the order of ``grids``;
+        empty or None for grids without.
 
     Returns
     -------
@@ -301,9 +383,14 @@ def annotate_page(
     out = _check_image(image).copy()
     if not grids:
         return out
+    per_grid = list(checks) or [None] * len(grids)
+    if len(per_grid) != len(grids):
+        raise ValueError(f"{len(grids)} grids but {len(per_grid)} entry checks")
     geos = [fit_geometry(g, out.shape[1], out.shape[0]) for g, _ in grids]
-    entries = merge_entries([legend_entries(r) for _, r in grids])
-    draw_legend(out, geos[0], entries, codes=labels, others=geos[1:])
-    for geo, (_, result) in zip(geos, grids, strict=True):
-        draw_digits(out, geo, result, labels=labels)
+    groups = [legend_entries(r, c) for (_, r), c in zip(grids, per_grid, strict=True)]
+    draw_legend(out, geos[0], merge_entries(groups), codes=labels, others=geos[1:])
+    for geo, (_, result), check in zip(geos, grids, per_grid, strict=True):
+        draw_digits(out, geo, result, labels=labels, check=check)
+        if check is not None:
+            draw_rings(out, geo, check)
     return out

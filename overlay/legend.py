@@ -12,6 +12,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,6 +22,7 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
 from scanner.geometry import GridGeometry
+from solver.check import EntryCheck
 from solver.solve import SOLVED, STUCK, Difficulty, SolveResult
 from solver.techniques import ALL_TECHNIQUES, TECHNIQUES
 
@@ -51,11 +53,23 @@ FAMILY_COLOURS: dict[str, RGB] = {
 }
 FALLBACK_COLOUR: RGB = (200, 70, 120)  # raspberry: unknown families still stand out
 GIVEN_COLOUR: RGB = (0, 0, 0)
+# The ring around a person's wrong entry: pure magenta, brighter than every family colour
+# (ΔE ~40 from the fish family's, the nearest) and drawn as a ring, never as a digit.
+MISTAKE_COLOUR: RGB = (255, 0, 255)
 TEXT_COLOUR: RGB = (40, 40, 40)
 
 # Entry for digits present in the final grid that no recorded step placed (a solve
 # started from a pencil-mark state with non-given values).
 EARLIER = "earlier"
+# The legend line of the person's entries ("2 of 31 entries wrong"); no technique.
+MISTAKES = "mistakes"
+
+
+class Swatch(Enum):
+    """How a legend line's colour is shown."""
+
+    FILL = "fill"  # a filled square: digits written in this colour
+    RING = "ring"  # a ring: the ring drawn around wrong entries
 
 
 def family_colour(family: str | None) -> RGB:
@@ -97,17 +111,22 @@ def text_width(text: str, px: int, *, bold: bool = False) -> float:
     return float(load_font(px, bold=bold).getlength(text))
 
 
-def solved_cells(result: SolveResult) -> list[tuple[int, int, str | None]]:
+def solved_cells(
+    result: SolveResult, check: EntryCheck | None = None
+) -> list[tuple[int, int, str | None]]:
     """The digits the solve added: ``(cell, digit, technique id or None)``, by cell.
 
     A cell counts when it is empty in the givens and holds a value in ``result.grid``,
-    so a partial (stuck) solve yields what logic did place.
+    so a partial (stuck) solve yields what logic did place. Cells holding one of the
+    person's entries (``check``), right or wrong, are left out: the photo has a digit
+    there already.
     """
     out: list[tuple[int, int, str | None]] = []
     values = result.grid.values
+    written = check.entries if check is not None else (0,) * 81
     for cell in range(81):
         digit = values[cell]
-        if result.givens[cell] or not digit:
+        if result.givens[cell] or not digit or written[cell]:
             continue
         # Credit the rule that unlocked the digit, not only the single that wrote it.
         tech = result.credited_technique(cell)
@@ -128,31 +147,56 @@ def difficulty_of(result: SolveResult) -> Difficulty | None:
 
 @dataclass(frozen=True)
 class LegendEntry:
-    """One legend line: a technique and how many digits it placed."""
+    """One legend line: a technique and how many digits it placed.
+
+    The line of the person's entries (``technique == MISTAKES``, a ring swatch) counts
+    the wrong entries in ``count`` and the entries checked in ``of``.
+    """
 
     technique: str
     name: str
     code: str
     family: str
     count: int
+    swatch: Swatch = Swatch.FILL
+    of: int = 0
 
     @property
     def colour(self) -> RGB:
-        return family_colour(self.family)
+        return MISTAKE_COLOUR if self.technique == MISTAKES else family_colour(self.family)
 
     @property
     def label(self) -> str:
+        if self.technique == MISTAKES:
+            noun = "entry" if self.of == 1 else "entries"
+            if not self.count:
+                return f"all {self.of} {noun} right" if self.of > 1 else f"{self.of} {noun}, right"
+            return f"{self.count} of {self.of} {noun} wrong"
         return f"{self.name} \u00d7{self.count}"
 
 
-def legend_entries(result: SolveResult) -> list[LegendEntry]:
-    """Techniques that placed digits, simplest first (registry order), with counts."""
+def mistakes_entry(check: EntryCheck) -> LegendEntry | None:
+    """The legend line ``2 of 31 entries wrong`` (ring swatch); None without checked
+    entries."""
+    if not check.checked:
+        return None
+    return LegendEntry(
+        MISTAKES, "Entries", "", "", len(check.mistakes), swatch=Swatch.RING, of=check.checked
+    )
+
+
+def legend_entries(result: SolveResult, check: EntryCheck | None = None) -> list[LegendEntry]:
+    """The person's entries checked (first, when there are any), then the techniques
+    that placed digits, simplest first (registry order), with counts."""
+    entries = []
+    line = mistakes_entry(check) if check is not None else None
+    if line is not None:
+        entries.append(line)
     counts: dict[str, int] = {}
-    for _cell, _digit, tech_id in solved_cells(result):
+    for _cell, _digit, tech_id in solved_cells(result, check):
         key = tech_id if tech_id is not None else EARLIER
         counts[key] = counts.get(key, 0) + 1
     rank = {t.id: i for i, t in enumerate(ALL_TECHNIQUES)}
-    entries = []
     for key in sorted(counts, key=lambda k: (rank.get(k, len(rank)), k)):
         tech = TECHNIQUES.get(key)
         if tech is not None:
@@ -245,7 +289,10 @@ def _draw_layout(entries: Sequence[LegendEntry], lay: _Layout) -> UInt8Array:
         cy = lay.pad + row * lay.row_h + lay.font_px // 2 + 1
         s = lay.swatch
         swatch_box = (x, cy - s // 2, x + s, cy - s // 2 + s)
-        draw.rounded_rectangle(swatch_box, radius=max(1, s // 5), fill=(*entry.colour, 255))
+        if entry.swatch == Swatch.RING:
+            draw.ellipse(swatch_box, outline=(*entry.colour, 255), width=max(2, s // 5))
+        else:
+            draw.rounded_rectangle(swatch_box, radius=max(1, s // 5), fill=(*entry.colour, 255))
         x += s + gap
         if lay.codes:
             draw.text((x, cy), entry.code, font=bold, fill=(*entry.colour, 255), anchor="lm")

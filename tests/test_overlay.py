@@ -19,16 +19,20 @@ import numpy.typing as npt
 import pytest
 
 from overlay import annotate, compose, render_report, render_sheet, write_report
+from overlay.draw import annotate_page
 from overlay.legend import (
     FALLBACK_COLOUR,
     FAMILY_COLOURS,
     GIVEN_COLOUR,
+    MISTAKE_COLOUR,
+    Swatch,
     family_colour,
     legend_entries,
     technique_colour,
 )
 from scanner.geometry import GridGeometry
 from solver import ORDER, SOLVED, STUCK, SolveResult, Step, solve
+from solver.check import EntryCheck, check_entries
 from solver.generate import generate
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -290,6 +294,95 @@ def test_legend_entries_count_placements(result: SolveResult) -> None:
     entries = legend_entries(result)
     assert sum(e.count for e in entries) == len(_placed(result))
     assert all(e.label.endswith(f"\u00d7{e.count}") for e in entries)
+
+
+# ---------------------------------------------------------------------- entries checked
+
+
+def _entry_check(result: SolveResult) -> tuple[EntryCheck, list[int], int]:
+    """Five entries in cells the solve places: four right, one wrong."""
+    assert result.solution is not None
+    cells = _placed(result)[::9][:5]
+    entries = [0] * 81
+    for c in cells:
+        entries[c] = result.solution[c]
+    wrong = cells[2]
+    entries[wrong] = result.solution[wrong] % 9 + 1
+    check = check_entries(result.givens, entries, result.solution)
+    assert check.mistakes == (wrong,)
+    return check, [c for c in cells if c != wrong], wrong
+
+
+def _ring_pixels(image: UInt8Array) -> BoolArray:
+    """Pixels of the ring's colour (BGR), give or take anti-aliasing's last levels."""
+    want = np.array(MISTAKE_COLOUR[::-1])
+    return np.asarray(np.abs(image.astype(int) - want).sum(axis=2) <= 12)
+
+
+def test_entries_get_no_digit_and_the_wrong_one_a_ring(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    check, right, wrong = _entry_check(result)
+    ann = compose(photo, geo, result, check=check)
+    diff = _changed(photo, ann.image)
+    ring = _ring_pixels(ann.image)
+    assert ann.rings == (wrong,)
+    assert set(ann.cells) == set(_placed(result)) - {*right, wrong}
+    for cell in right:  # a right entry is left exactly as the person wrote it
+        assert not (diff & _cell_mask(geo, cell, photo.shape)).any(), f"cell {cell} changed"
+    # The wrong entry: its cell gets the ring and no digit; the ring sits in that cell only.
+    cell_px = _cell_mask(geo, wrong, photo.shape)
+    assert (ring & cell_px).sum() > 60
+    grid = _poly_mask(photo.shape, _grid_outline(geo))  # (the legend's swatch is outside)
+    assert not (ring & grid & ~_cell_mask(geo, wrong, photo.shape, grow=1)).any()
+    r, c = divmod(wrong, 9)  # inside the ring, where a digit would go: nothing drawn
+    inside = geo.to_image([[c + 0.3, r + 0.3], [c + 0.7, r + 0.3], [c + 0.7, r + 0.7],
+                           [c + 0.3, r + 0.7]])  # fmt: skip
+    middle = _poly_mask(photo.shape, inside)
+    assert middle.sum() > 150 and not (diff & middle).any()
+    # Without the check, those cells get solution digits as before.
+    plain = _changed(photo, compose(photo, geo, result).image)
+    assert all((plain & _cell_mask(geo, c, photo.shape, grow=-3)).any() for c in [*right, wrong])
+    assert not _ring_pixels(compose(photo, geo, result).image).any()
+
+
+def test_the_legend_counts_the_wrong_entries_with_a_ring(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    check, right, wrong = _entry_check(result)
+    lines = legend_entries(result, check)
+    assert lines[0].label == "1 of 5 entries wrong" and lines[0].swatch == Swatch.RING
+    assert lines[0].colour == MISTAKE_COLOUR
+    assert sum(e.count for e in lines[1:]) == len(_placed(result)) - len(right) - 1
+    ann = compose(photo, geo, result, check=check)
+    assert ann.legend_box is not None
+    x0, y0, x1, y1 = ann.legend_box
+    assert _ring_pixels(ann.image)[y0:y1, x0:x1].any(), "no ring swatch in the legend"
+    mine = list(check.entries)
+    mine[wrong] = 0
+    right_only = check_entries(result.givens, mine, result.solution)
+    assert legend_entries(result, right_only)[0].label == "all 4 entries right"
+
+
+def test_no_entries_draw_as_before(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    none = check_entries(result.givens, [0] * 81, result.solution)
+    assert np.array_equal(compose(photo, geo, result, check=none).image,
+                          compose(photo, geo, result).image)  # fmt: skip
+    assert legend_entries(result, none) == legend_entries(result)
+
+
+def test_a_page_rings_the_wrong_entries_of_each_grid(scene: Scene, result: SolveResult) -> None:
+    photo, geo = scene
+    check, _right, _wrong = _entry_check(result)
+    out = annotate_page(photo, [(geo, result)], checks=[check])
+    assert np.array_equal(out, compose(photo, geo, result, check=check).image)
+    with pytest.raises(ValueError, match="1 grids but 2 entry checks"):
+        annotate_page(photo, [(geo, result)], checks=[check, check])
+
+
+def test_the_ring_colour_is_none_of_the_family_colours() -> None:
+    ring = np.array(MISTAKE_COLOUR)
+    for colour in {*FAMILY_COLOURS.values(), FALLBACK_COLOUR, GIVEN_COLOUR}:
+        assert np.abs(ring - np.array(colour)).sum() > 120, colour
 
 
 # ------------------------------------------------------------------------------ sheet
