@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from overlay.files import write_atomic
+from solver.check import EntryCheck, check_entries
 from solver.errors import (
     BadArgsError,
     ExitCode,
@@ -45,9 +46,9 @@ from solver.errors import (
 RESULTS = "results.jsonl"
 SUMMARY = "summary.csv"
 FIELDS = ("source", "page", "grid", "status", "givens", "solution", "corrections", "error",
-          "seconds")  # fmt: skip
+          "seconds", "entries", "mistakes", "entries_checked")  # fmt: skip
 SUMMARY_FIELDS = ("source", "page", "grid", "status", "hardest", "level", "clues", "output",
-                  "seconds", "error")  # fmt: skip
+                  "seconds", "entries_checked", "mistakes", "error")  # fmt: skip
 FORMATS = ("png", "jpg")
 
 # Record statuses. Only "solved" counts as success for the exit code.
@@ -210,9 +211,19 @@ def _record(task: PageTask, **values: object) -> dict[str, object]:
         "corrections": [],
         "error": None,
         "seconds": 0.0,
+        "entries": None,
+        "mistakes": [],
+        "entries_checked": 0,
     }
     rec.update(values)
     return rec
+
+
+def _entry_fields(check: EntryCheck) -> dict[str, object]:
+    """A record's ``entries`` (81 chars), ``mistakes`` (cell names) and
+    ``entries_checked`` (0 when the entries could not be checked)."""
+    fields = check.to_dict()
+    return {key: fields[key] for key in ("entries", "mistakes", "entries_checked")}
 
 
 def _status_of(exc: SudokuScanError) -> str:
@@ -268,10 +279,13 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     scans = read_page(source, engine=options.engine, name=label, max_side=None)
     records: list[dict[str, object]] = []
     drawn = []
+    checks: list[EntryCheck | None] = []
     for index, scan in enumerate(scans, start=1):
         t = time.perf_counter()
         corrections = [c.describe() for c in scan.corrections]
         givens = "".join(map(str, scan.givens))
+        # Unchecked until the printed puzzle proves to have one solution.
+        unchecked = _entry_fields(check_entries(scan.givens, scan.entries, None))
         if scan.status == ReadStatus.UNREADABLE:
             error = f"{label} grid {index}: {unreadable_text(scan)}"
             records.append(
@@ -283,6 +297,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
                     error=error,
                     corrections=corrections,
                     seconds=scan.seconds,
+                    **unchecked,
                 )
             )
             continue
@@ -299,10 +314,13 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
                     error=error,
                     corrections=corrections,
                     seconds=seconds,
+                    **unchecked,
                 )
             )
             continue
+        check = check_entries(scan.givens, scan.entries, result.solution)
         drawn.append((scan.geometry, result))
+        checks.append(check)
         difficulty = result.difficulty.to_dict()
         rec = _record(
             task,
@@ -314,6 +332,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
             seconds=seconds,
             hardest=difficulty["name"],
             level=difficulty["level"],
+            **_entry_fields(check),
         )
         if result.status == SOLVER_STUCK:
             rec["error"] = f"{label} grid {index}: {result.message}"
@@ -324,7 +343,8 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
         page = scans[0].loaded.image
         if page.ndim == 2:
             page = np.asarray(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-        encoded = encode_image(annotate_page(page, drawn, labels=options.labels), task.output)
+        annotated = annotate_page(page, drawn, labels=options.labels, checks=checks)
+        encoded = encode_image(annotated, task.output)
         for rec in records:
             if rec["status"] in (SOLVED, STUCK):
                 rec["output"] = task.output
@@ -524,6 +544,9 @@ def write_summary(records: Sequence[dict[str, object]], path: Path) -> None:
         givens = rec.get("givens")
         row = dict(rec)
         row["clues"] = sum(ch != "0" for ch in givens) if isinstance(givens, str) else ""
+        mistakes = rec.get("mistakes")
+        row["mistakes"] = " ".join(map(str, mistakes)) if isinstance(mistakes, list) else ""
+        row.setdefault("entries_checked", 0)  # records of a run before entries were checked
         for key in ("page", "grid", "hardest", "level", "output", "error"):
             if row.get(key) is None:
                 row[key] = ""

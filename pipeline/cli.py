@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from solver import errors
+from solver.check import EntryCheck, check_entries, position_hint
 from solver.errors import ExitCode, SudokuScanError
 from solver.grid import cell_name
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
@@ -72,13 +73,78 @@ def _solve_order(extra: Sequence[str]) -> tuple[Technique, ...]:
     return tuple(t for t in ALL_TECHNIQUES if t.default or t.id in wanted)
 
 
+def _parse_entries(text: str, givens: Sequence[int]) -> list[int]:
+    """``--entries``: 81 cells, a digit or ``0``/``.``; a cell may repeat its given.
+
+    Raises
+    ------
+    BadArgsError
+        Wrong length, a character that is no digit, or another digit on a given.
+    """
+    from solver.parse import parse_values
+
+    try:
+        values = parse_values(text, source="--entries")
+    except errors.PuzzleFormatError as exc:
+        raise errors.BadArgsError(str(exc)) from None
+    for cell, (given, entry) in enumerate(zip(givens, values, strict=True)):
+        if given and entry and entry != given:
+            raise errors.BadArgsError(
+                f"--entries: {cell_name(cell)} holds the given {given}, not an entry {entry}"
+            )
+    return values
+
+
+def _check_reveal(args: argparse.Namespace) -> None:
+    if args.reveal and not args.hint:
+        raise errors.BadArgsError("--reveal only goes with --hint")
+
+
+def _position_hint(
+    givens: list[int],
+    entries: Sequence[int],
+    args: argparse.Namespace,
+    out: TextIO,
+    *,
+    order: Sequence[Technique],
+    head: dict[str, object],
+) -> ExitCode:
+    """Print the next step from the givens plus the right entries, the wrong entries
+    named first; the exit code (stuck: NOT_SOLVED; no single solution: INVALID_PUZZLE)."""
+    from solver import Grid
+    from solver.solve import validate
+
+    status, sols, message = validate(Grid(givens))
+    check = check_entries(givens, entries, sols[0] if status == SOLVED else None)
+    if status != SOLVED:
+        if check.count:
+            message += "; the entries cannot be checked"
+        if args.json:
+            obj = {**head, "status": status, "hint": None, **check.to_dict()}
+            _emit({**obj, "message": message}, out)
+        else:
+            out.write(f"{message}\n")
+        return STATUS_EXIT[status]
+    found = position_hint(
+        givens, check, techniques=order, uniqueness=not args.no_uniqueness, reveal=args.reveal
+    )
+    if args.json:
+        _emit({**head, "status": "ok", **found.to_dict()}, out)
+    else:
+        out.write("".join(line + "\n" for line in found.lines()))
+    return ExitCode.NOT_SOLVED if found.stuck else ExitCode.OK
+
+
 def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
     from solver import hint, parse_puzzle, solve
     from solver.solve import validate
 
+    _check_reveal(args)
     order = _solve_order(args.with_techniques)
     inputs = _puzzle_inputs(args.puzzle)
     many = len(inputs) > 1
+    if many and args.entries is not None:
+        raise errors.BadArgsError("--entries goes with a single puzzle, not a file of many")
     worst = ExitCode.OK
     for source, text in inputs:
         try:
@@ -89,6 +155,9 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             _emit({"source": source, "status": "invalid", "error": str(exc)}, out)
             worst = max(worst, exc.exit_code)
             continue
+        entries = None if args.entries is None else _parse_entries(args.entries, grid.values)
+        if entries is not None and args.hint:
+            return _position_hint(grid.values, entries, args, out, order=order, head={})
         if args.hint:
             status, _sols, message = validate(grid)
             step = (
@@ -114,15 +183,22 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             worst = max(worst, STATUS_EXIT[STUCK if status == SOLVED and step is None else status])
             continue
         result = solve(grid, techniques=order, uniqueness=not args.no_uniqueness)
+        check = None
+        if entries is not None:
+            check = check_entries(result.givens, entries, result.solution)
         if args.json:
             obj = result.to_dict()
             if many:
                 obj = {"source": source, **obj}
+            if check is not None:
+                obj.update(check.to_dict())
             _emit(obj, out)
         else:
             if many:
                 out.write(f"# {source}\n")
             _print_result(result, out)
+            if check is not None:
+                out.write(_entries_line(check) + "\n")
         worst = max(worst, STATUS_EXIT[result.status])
     if many and worst != ExitCode.OK:
         return ExitCode.PARTIAL_FAILURE
@@ -140,6 +216,11 @@ def _grid_text(values: Sequence[int]) -> str:
         if r in (2, 5):
             rows.append("------+-------+------")
     return "\n".join(rows)
+
+
+def _entries_line(check: EntryCheck) -> str:
+    """``Entries: 31 checked, 2 wrong: r3c5, r7c1`` (``Entries: none`` without any)."""
+    return check.summary() or "Entries: none"
 
 
 def _print_result(result: SolveResult, out: TextIO) -> None:
@@ -230,9 +311,28 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
     return worst
 
 
+def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
+    """``solve PHOTO --hint``: the next step from the person's position on the photo;
+    nothing is drawn (the drawing would show the whole solution)."""
+    from scanner.api import read_photo, require_readable
+
+    scan = require_readable(read_photo(args.photo, engine=_engine_name(args)))
+    head: dict[str, object] = {"path": args.photo}
+    if args.json:
+        head["corrections"] = [c.describe() for c in scan.corrections]
+    else:
+        for corr in scan.corrections:
+            out.write(f"correction: {corr.describe()}\n")
+    order = _solve_order(())
+    return _position_hint(scan.givens, scan.entries, args, out, order=order, head=head)
+
+
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.stages import solve_photo
 
+    _check_reveal(args)
+    if args.hint:
+        return _solve_hint(args, out)
     engine = _engine_name(args)
     try:
         solved = solve_photo(
@@ -264,11 +364,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as exc:
             raise errors.OutputError(f"{args.report}: cannot write ({exc})") from None
     stuck = result.status == STUCK
+    check = solved.check or check_entries(result.givens, [0] * 81, result.solution)
     if args.json:
         _emit(
             {
                 "path": args.photo,
                 **result.to_dict(),
+                **check.to_dict(),
                 "corrections": [c.describe() for c in solved.scan.corrections],
                 "remaining": [cell_name(c) for c in result.remaining_cells()],
                 "output": str(solved.output),
@@ -285,6 +387,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             f"(hardest: {d['name']}, level {d['level']}); wrote {solved.output} "
             f"in {solved.seconds * 1e3:.0f} ms\n"
         )
+        if check.count:
+            out.write(_entries_line(check) + "\n")
         if stuck:
             out.write(solved.remaining_text() + "\n")
     return ExitCode.NOT_SOLVED if stuck else ExitCode.OK
@@ -346,6 +450,7 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 _NO_UNIQUENESS_HELP = "no techniques that assume a unique solution (rectangles, BUG+1)"
+_REVEAL_HELP = "with --hint: also say the right digit of each wrong entry"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -359,6 +464,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("puzzle", help="an 81-char puzzle (0 or . empty) or a file of one or many")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle and line")
     p.add_argument("--hint", action="store_true", help="print only the next step")
+    p.add_argument(
+        "--entries",
+        metavar="ENTRIES",
+        help="81 chars: your digits so far (0 or . elsewhere); checked against the "
+        "solution, and --hint starts from the right ones",
+    )
+    p.add_argument("--reveal", action="store_true", help=_REVEAL_HELP)
     p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
     p.add_argument(
         "--with",
@@ -389,6 +501,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", action="store_true", help="technique code in each cell")
     p.add_argument("--sheet", action="store_true", help="also write a flat solution sheet")
     p.add_argument("--report", metavar="FILE", help="write a step-by-step HTML report")
+    p.add_argument(
+        "--hint",
+        action="store_true",
+        help="print the next step from your entries instead of drawing the solution",
+    )
+    p.add_argument("--reveal", action="store_true", help=_REVEAL_HELP)
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
     p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
     p.set_defaults(func=cmd_solve)

@@ -16,6 +16,7 @@ import numpy.typing as npt
 from overlay.files import write_atomic
 from scanner.api import ScanResult, read_photo, require_readable
 from solver import SOLVED, STUCK, SolveResult, solve
+from solver.check import EntryCheck, check_entries
 from solver.errors import InvalidPuzzleError, OutputError
 from solver.grid import cell_name
 
@@ -43,6 +44,12 @@ def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> S
             details=result.to_dict(),
         )
     return result
+
+
+def check_stage(scan: ScanResult, result: SolveResult) -> EntryCheck:
+    """The person's entries read from the photo, checked against the solution of the
+    printed puzzle (unchecked when it has no single solution)."""
+    return check_entries(scan.givens, scan.entries, result.solution)
 
 
 def output_path_for(source: str, out: str | None) -> Path:
@@ -88,6 +95,7 @@ class SolvedPhoto:
     path: str
     scan: ScanResult
     result: SolveResult
+    check: EntryCheck | None = None
     image: npt.NDArray[np.uint8] | None = None
     output: Path | None = None
     seconds: float = 0.0
@@ -113,7 +121,17 @@ def solve_photo(
     write: bool = True,
     uniqueness: bool = True,
 ) -> SolvedPhoto:
-    """Read, solve and draw one photo; write the annotated image (unless ``write=False``)."""
+    """Read, solve and draw one photo; write the annotated image (unless ``write=False``).
+
+    The person's entries (another ink than the print) are checked against the solution:
+    their cells get no digit, the wrong ones a ring (see :func:`overlay.draw.compose`).
+
+    Raises
+    ------
+    InvalidPuzzleError
+        The printed puzzle has no or several solutions; its ``details`` carry the solve's
+        JSON fields and the entries (unchecked).
+    """
     from overlay.draw import annotate
 
     start = time.perf_counter()
@@ -121,7 +139,15 @@ def solve_photo(
     scan = read_stage(path, engine=engine)
     timings["read"] = time.perf_counter() - start
     t = time.perf_counter()
-    result = solve_stage(scan.givens, source=path, uniqueness=uniqueness)
+    try:
+        result = solve_stage(scan.givens, source=path, uniqueness=uniqueness)
+    except InvalidPuzzleError as exc:
+        unchecked = check_entries(scan.givens, scan.entries, None)
+        exc.details.update(unchecked.to_dict())
+        if unchecked.count:
+            exc.args = (f"{exc}; the entries cannot be checked",)
+        raise
+    check = check_stage(scan, result)
     timings["solve"] = time.perf_counter() - t
     t = time.perf_counter()
     image: npt.NDArray[np.uint8] = scan.loaded.image
@@ -129,9 +155,9 @@ def solve_photo(
         import cv2
 
         image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-    drawn = annotate(image, scan.geometry, result, labels=labels)
+    drawn = annotate(image, scan.geometry, result, labels=labels, check=check)
     timings["draw"] = time.perf_counter() - t
-    solved = SolvedPhoto(path, scan, result, drawn, timings=timings)
+    solved = SolvedPhoto(path, scan, result, check, drawn, timings=timings)
     if write:
         t = time.perf_counter()
         solved.output = write_image(drawn, output_path_for(path, out))

@@ -1,0 +1,270 @@
+"""Issue 14, "check my paper": a photographed puzzle started in pen. ``solve`` names the
+wrong entries and rings them, ``--hint`` helps from the person's position, ``logic
+--entries`` checks typed entries, ``batch`` rows carry them; pages without entries are
+unchanged."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from overlay.legend import MISTAKE_COLOUR
+from pipeline.cli import main
+from scanner.geometry import GridGeometry
+from solver.errors import ExitCode
+from solver.grid import cell_name
+from solver.search import solutions
+
+from .synth import render_puzzle_photo
+
+PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+GIVENS = [int(ch) for ch in PUZZLE]
+SOLUTION = solutions(GIVENS)[0]
+EMPTY = [c for c in range(81) if not GIVENS[c]]
+WRONG = EMPTY[10]  # r2c8
+ENTRIES = {c: SOLUTION[c] for c in EMPTY[::5]} | {WRONG: SOLUTION[WRONG] % 9 + 1}
+RIGHT = sorted(c for c in ENTRIES if c != WRONG)
+BLUE_PEN = (200, 60, 20)  # BGR
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+def _write(image: npt.NDArray[np.uint8], lattice: npt.NDArray[np.float64]) -> None:
+    """Write ENTRIES by hand-ish (OpenCV's Hershey face) in blue pen into their cells."""
+    for cell, digit in ENTRIES.items():
+        r, c = divmod(cell, 9)
+        centre = lattice[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
+        side = float(np.linalg.norm(lattice[r, c + 1] - lattice[r, c]))
+        origin = (int(centre[0] - 0.2 * side), int(centre[1] + 0.25 * side))
+        thick = max(1, int(side / 20))
+        cv2.putText(image, str(digit), origin, 0, side / 45, BLUE_PEN, thick, cv2.LINE_AA)
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, GridGeometry]:
+    """The same printed puzzle photographed at an angle: started in blue pen (one entry
+    wrong), and untouched."""
+    folder = tmp_path_factory.mktemp("paper")
+    image, _, lattice = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800), perspective=0.08)
+    cv2.imwrite(str(folder / "plain.png"), image)
+    _write(image, lattice)
+    cv2.imwrite(str(folder / "started.png"), image)
+    return folder / "started.png", folder / "plain.png", GridGeometry(lattice, (1000, 800))
+
+
+def _cell(geo: GridGeometry, cell: int, shape: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(geo.cell_quad(*divmod(cell, 9))).astype(np.int32)], 1)
+    return mask.astype(bool)
+
+
+def _ring(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    want = np.array(MISTAKE_COLOUR[::-1])  # BGR
+    return np.asarray(np.abs(image.astype(int) - want).sum(axis=2) <= 12)
+
+
+# ------------------------------------------------------------------------------- solve
+
+
+def test_solve_names_the_wrong_entry_and_rings_it(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    started, _, geo = photos
+    out = tmp_path / "started.solved.png"
+    code, text = run("solve", str(started), "--json", "-o", str(out))
+    obj = json.loads(text)
+    assert code == ExitCode.OK and obj["status"] == "solved"
+    assert obj["entries"] == "".join(str(ENTRIES.get(c, 0)) for c in range(81))
+    assert obj["mistakes"] == [cell_name(WRONG)] == ["r2c8"]
+    assert obj["entries_checked"] == len(ENTRIES) and obj["entries_status"] == "checked"
+    assert obj["solution"] == "".join(map(str, SOLUTION))
+    before = cv2.imread(str(started))
+    after = cv2.imread(str(out))
+    ring = _ring(after)
+    assert (ring & _cell(geo, WRONG, after.shape)).sum() > 60, "no ring on the wrong entry"
+    for cell in RIGHT:  # right entries: no ring, and not a pixel written over them
+        mask = _cell(geo, cell, after.shape)
+        assert not (ring & mask).any(), cell_name(cell)
+        assert np.array_equal(before[mask], after[mask]), cell_name(cell)
+    # Empty cells get their digit, in a family colour (not the ring's).
+    empty = next(c for c in EMPTY if c not in ENTRIES)
+    mask = _cell(geo, empty, after.shape)
+    assert (before[mask] != after[mask]).any() and not (ring & mask).any()
+
+
+def test_solve_text_says_how_many_entries_were_checked(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    started, _, _ = photos
+    code, text = run("solve", str(started), "-o", str(tmp_path / "out.png"))
+    assert code == ExitCode.OK
+    assert f"Entries: {len(ENTRIES)} checked, 1 wrong: r2c8\n" in text
+
+
+def test_a_page_without_entries_behaves_as_before(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    _, plain, _ = photos
+    out = tmp_path / "plain.solved.png"
+    code, text = run("solve", str(plain), "--json", "-o", str(out))
+    obj = json.loads(text)
+    assert code == ExitCode.OK and obj["status"] == "solved"
+    assert obj["entries"] == "0" * 81 and obj["mistakes"] == [] and obj["entries_checked"] == 0
+    assert not _ring(cv2.imread(str(out))).any()
+    code, text = run("solve", str(plain), "-o", str(out))
+    assert code == ExitCode.OK and "Entries" not in text
+
+
+def test_solve_hint_warns_first_and_keeps_the_right_digit(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    started, _, _ = photos
+    code, text = run("solve", str(started), "--hint")
+    lines = text.splitlines()
+    assert code == ExitCode.OK and len(lines) == 2
+    assert lines[0] == (
+        "1 of your entries is wrong: r2c8 \u2014 a mistake makes later steps meaningless; "
+        "fix them first."
+    )
+    assert "should be" not in text and "r2c8 =" not in lines[1]
+    code, text = run("solve", str(started), "--hint", "--reveal")
+    assert code == ExitCode.OK and text.splitlines()[1] == f"r2c8 should be {SOLUTION[WRONG]}"
+    code, text = run("solve", str(started), "--hint", "--json")
+    obj = json.loads(text)
+    assert obj["status"] == "ok" and obj["mistakes"] == ["r2c8"] and "right_digits" not in obj
+    assert obj["hint"]["placements"] and "r2c8" not in str(obj["hint"]["placements"])
+    assert not list(started.parent.glob("*.solved.*")), "--hint draws nothing"
+
+
+def _two_solutions() -> list[int]:
+    """The puzzle with one given left out so that it has two solutions."""
+    return next(
+        p
+        for cell in range(81)
+        if GIVENS[cell]
+        for p in [[*GIVENS[:cell], 0, *GIVENS[cell + 1 :]]]
+        if len(solutions(p, limit=3)) == 2
+    )
+
+
+def test_entries_on_a_print_with_two_solutions_are_not_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reduced = _two_solutions()
+    image, _, lattice = render_puzzle_photo("".join(map(str, reduced)), seed=3, size=(1000, 800))
+    _write(image, lattice)
+    photo = tmp_path / "two.png"
+    cv2.imwrite(str(photo), image)
+    code, text = run("solve", str(photo), "--json")
+    err = capsys.readouterr().err
+    obj = json.loads(text)
+    assert code == ExitCode.INVALID_PUZZLE and obj["status"] == "multiple solutions"
+    assert obj["mistakes"] == [] and obj["entries_checked"] == 0
+    assert obj["entries_status"] == "unchecked"
+    assert err.count("\n") == 1 and "the entries cannot be checked" in err
+    assert not list(tmp_path.glob("*.solved.*"))
+
+
+# ------------------------------------------------------------------------------- logic
+
+
+def _typed(entries: dict[int, int]) -> str:
+    return "".join(str(entries[c]) if c in entries else "." for c in range(81))
+
+
+def test_logic_entries_names_the_mistakes() -> None:
+    code, text = run("logic", PUZZLE, "--entries", _typed(ENTRIES), "--json")
+    obj = json.loads(text)
+    assert code == ExitCode.OK and obj["status"] == "solved"
+    assert obj["mistakes"] == ["r2c8"] and obj["entries_checked"] == len(ENTRIES)
+    code, text = run("logic", PUZZLE, "--entries", _typed(ENTRIES))
+    assert text.splitlines()[-1] == f"Entries: {len(ENTRIES)} checked, 1 wrong: r2c8"
+    right = {c: ENTRIES[c] for c in RIGHT}
+    code, text = run("logic", PUZZLE, "--entries", _typed(right))
+    assert text.splitlines()[-1] == f"Entries: {len(right)} checked, all right"
+
+
+def test_logic_hint_from_the_position_with_reveal_in_json() -> None:
+    code, text = run("logic", PUZZLE, "--entries", _typed(ENTRIES), "--hint", "--reveal", "--json")
+    obj = json.loads(text)
+    assert code == ExitCode.OK
+    assert obj["mistakes"] == ["r2c8"] and obj["right_digits"] == {"r2c8": SOLUTION[WRONG]}
+
+
+def test_entries_of_a_puzzle_with_several_solutions_are_not_checked() -> None:
+    puzzle = "".join(map(str, _two_solutions()))
+    code, text = run("logic", puzzle, "--entries", _typed(ENTRIES), "--hint")
+    assert code == ExitCode.INVALID_PUZZLE
+    assert "more than one solution" in text and "the entries cannot be checked" in text
+    assert "wrong" not in text
+    code, text = run("logic", puzzle, "--entries", _typed(ENTRIES), "--json")
+    obj = json.loads(text)
+    assert obj["mistakes"] == [] and obj["entries_status"] == "unchecked"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--entries", "123"], "--entries: expected 81 cells, got 3"),
+        (["--entries", "x" * 81], "--entries: unexpected character 'x' at r1c1"),
+        (["--entries", "5" + "0" * 80], None),  # r1c1 is empty: 5 is an entry, no error
+        (
+            ["--entries", "0" * 2 + "4" + "0" * 78],
+            "--entries: r1c3 holds the given 3, not an entry 4",
+        ),
+        (["--reveal"], "--reveal only goes with --hint"),
+    ],
+)
+def test_bad_entries_are_one_line_errors(
+    argv: list[str], message: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _ = run("logic", PUZZLE, *argv)
+    err = capsys.readouterr().err
+    if message is None:
+        assert code == ExitCode.OK and not err
+        return
+    assert code == ExitCode.BAD_ARGS
+    assert err.startswith(f"sudoku-scan: error: {message}") and err.count("\n") == 1
+
+
+def test_entries_go_with_one_puzzle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    many = tmp_path / "two.sdm"
+    many.write_text(f"{PUZZLE}\n{PUZZLE}\n")
+    code, _ = run("logic", str(many), "--entries", "0" * 81)
+    assert code == ExitCode.BAD_ARGS and "single puzzle" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------- batch
+
+
+def test_batch_rows_carry_entries_and_mistakes(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    started, plain, _ = photos
+    out = tmp_path / "out"
+    code, _ = run("batch", str(started), str(plain), "-o", str(out), "--jobs", "1", "--quiet")
+    assert code == ExitCode.OK
+    lines = (out / "results.jsonl").read_text().splitlines()
+    rows = {Path(str(r["source"])).name: r for r in map(json.loads, lines)}
+    assert rows["started.png"]["mistakes"] == ["r2c8"]
+    assert rows["started.png"]["entries_checked"] == len(ENTRIES)
+    assert rows["started.png"]["entries"] == "".join(str(ENTRIES.get(c, 0)) for c in range(81))
+    assert rows["plain.png"]["mistakes"] == [] and rows["plain.png"]["entries"] == "0" * 81
+    with (out / "summary.csv").open() as fh:
+        table = {Path(r["source"]).name: r for r in csv.DictReader(fh)}
+    assert table["started.png"]["mistakes"] == "r2c8"
+    assert table["started.png"]["entries_checked"] == str(len(ENTRIES))
+    assert table["plain.png"]["mistakes"] == "" and table["plain.png"]["entries_checked"] == "0"
+    drawn = cv2.imread(str(out / "started.solved.png"))
+    assert _ring(drawn).any() and not _ring(cv2.imread(str(out / "plain.solved.png"))).any()
