@@ -57,9 +57,13 @@ bench: setup
 
 # Retrain the digit network from rendered fonts (about 5 minutes on 2 cores). PyTorch is
 # installed into .venv for this only; the product runs the exported weights in NumPy.
+# HAND_FONT_PACKAGES are the handwriting the network learns the person's entries from
+# (scanner.digits.synth.HAND_FONT_DIRS), never print.
+HAND_FONT_PACKAGES := fonts-dkg-handwriting fonts-breip fonts-bwht fonts-humor-sans \
+	fonts-rufscript fonts-comic-neue fonts-dancingscript fonts-klee
 FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf \
 	fonts-urw-base35 fonts-noto-core fonts-croscore fonts-crosextra-carlito \
-	fonts-crosextra-caladea fonts-open-sans fonts-roboto-unhinted
+	fonts-crosextra-caladea fonts-open-sans fonts-roboto-unhinted $(HAND_FONT_PACKAGES)
 
 train-digits: $(STAMP)
 	@if [ "$$(id -u)" = "0" ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(FONT_PACKAGES) >/dev/null; \
@@ -75,15 +79,23 @@ clean:
 # (about 5 minutes on 2 cores; see benchmarks/bench_stress.py). The digits are drawn in
 # these HELD-OUT font families, which the digit network must never be trained on:
 # train-digits skips their folders (scanner.digits.synth.HELD_OUT_FONT_DIRS).
+# fonts-sjfonts is the held-out handwriting (synth.HELD_OUT_HAND_FONT_DIRS) that
+# bench-mixed writes the person's entries in.
 STRESS_FONT_PACKAGES := fonts-cantarell fonts-comfortaa fonts-firacode \
 	fonts-hack fonts-inconsolata fonts-lato fonts-league-spartan fonts-linuxlibertine \
-	fonts-oxygen fonts-quicksand fonts-sil-charis
+	fonts-oxygen fonts-quicksand fonts-sil-charis fonts-sjfonts
 
-.PHONY: bench-stress
-bench-stress: $(STAMP)
+.PHONY: bench-stress bench-mixed stress-fonts
+bench-stress: stress-fonts
+	$(BIN)/python benchmarks/bench_stress.py
+
+# Handwriting: printed givens and the person's entries (benchmarks/bench_mixed.py).
+bench-mixed: stress-fonts
+	$(BIN)/python benchmarks/bench_mixed.py
+
+stress-fonts: $(STAMP)
 	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 		(DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(STRESS_FONT_PACKAGES) >/dev/null 2>&1 || \
 		 (apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(STRESS_FONT_PACKAGES) >/dev/null)) \
 		|| echo "warning: could not install the held-out fonts; the benchmark skips the missing ones"; \
 	else echo "for every held-out font family: sudo apt-get install -y $(STRESS_FONT_PACKAGES)"; fi
-	$(BIN)/python benchmarks/bench_stress.py

@@ -17,24 +17,59 @@ import numpy as np
 import numpy.typing as npt
 
 from solver.errors import NoGridError, UnreadableGridError
-from solver.grid import cell_name
+from solver.grid import PEERS, cell_name
 from solver.steps import cells_text
 
 from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
-from .digits.cnn import CnnEngine
+from .digits.cnn import CnnEngine, fold_rotated, hand_share
 from .digits.preprocess import ink_maps_and_gains
 from .geometry import GridGeometry
 from .kinds import CellKind, cell_kinds, pencil_like
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
 from .quality import diagnose, washed_out
-from .reading import Correction, Reading, ReadStatus, orientation_score, revise
+from .reading import (
+    CONFIDENT,
+    Correction,
+    Reading,
+    ReadStatus,
+    orientation_score,
+    revise,
+)
 
 T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
+FloatArray = npt.NDArray[np.float32]
+# What _read_cells returns: turns, lattice, probabilities, hand shares, cells, ink maps.
+_CellsRead = tuple[
+    int, GridGeometry, npt.NDArray[np.float64], FloatArray, npt.NDArray[np.uint8], FloatMaps
+]
 
+# Handwriting is read on a page only where some digits surely look written (share at
+# least HAND_SURE) and they outnumber the digits that look half written: held-out print
+# fonts had 0 such cells on 52 of 53 rendered pages (4 on one), pages written on in pen
+# 31 or more (tools: benchmarks/bench_stress.py, benchmarks/bench_mixed.py).
+HAND_SURE = 0.9
+_MIN_WRITTEN = 3
+# On such a page, the handwriting shares in doubt: at most the first is print, at least
+# the second is hand (print of held-out fonts reads up to about 0.4 on pages in pen).
+HAND_DOUBT = (0.25, 0.75)
+# A cell's digit is surely inked (printed or written alike) at this probability: a
+# reading that empties it is no rival when the digit is the solution's, and an entry
+# seeing it is a clash with the print, not with a misread.
+INKED = 0.75
+# A doubtful entry is read as its solution digit when that is within these odds of
+# the digit read. Handwriting reads with less certainty than print: on the mixed
+# photos the network trained on, 50 of 58 misread entries had their solution digit
+# within 10:1, and 2 of the 30 least sure digits swapped in on purpose.
+ENTRY_ODDS = 10.0
+# An empty reading gives way to the solution's digit inked this close to it (odds).
+_KEEP_ODDS = 2.0
+# Two inks are told apart by shape when at most this share of either ink's digits
+# disagrees with the rest of its ink (written or printed).
+_SHAPE_VOTE = 0.1
 # The probability a pencil-like cell gives to "empty" before the digit read in it.
 PENCIL_EMPTY = 0.6
 
@@ -126,32 +161,36 @@ class ScanResult:
 
 def _read_cells(
     gray: npt.NDArray[np.uint8], geometry: GridGeometry, engine: DigitEngine
-) -> tuple[int, GridGeometry, npt.NDArray[np.float64], npt.NDArray[np.uint8], FloatMaps]:
+) -> _CellsRead:
     """Classify the grid in the most plausible of its four orientations.
 
-    Returns the quarter turns, the turned lattice, the probabilities (81, 10), and the
-    cells (81, 64, 64) as cut, unturned, with their ink maps.
+    Returns the quarter turns, the turned lattice, the probabilities (81, 10) of EMPTY
+    and the digits (printed or handwritten alike), each cell's handwriting share (81,)
+    (see ``cnn.hand_share``; 0 for an engine that reads print only), and the cells
+    (81, 64, 64) as cut, unturned, with their ink maps.
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
     ink, gains = ink_maps_and_gains(cells)
-    best: tuple[float, int, npt.NDArray[np.float64]] | None = None
+    best: tuple[float, int, npt.NDArray[np.float64], FloatArray] | None = None
     for k in range(4):
         # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
         turn = -k % 4
         if isinstance(engine, CnnEngine):
-            read = engine.classify_turned(ink, gains, turn)
+            full = engine.classify_turned_full(ink, gains, turn)
+            read, hand = fold_rotated(full), hand_share(full)
         else:
             read = engine.classify(turn_cells(cells, turn))
+            hand = np.zeros(81, dtype=np.float32)
         probs = np.asarray(read, dtype=np.float64)
         score = orientation_score(probs)
         if best is None or score > best[0]:
-            best = (score, k, probs)
+            best = (score, k, probs, hand)
         if k == 0 and score >= UPRIGHT_ENOUGH:
             break
     assert best is not None
-    _, k, probs = best
-    return k, rotated_lattice(geometry, k) if k else geometry, probs, cells, ink
+    _, k, probs, hand = best
+    return k, rotated_lattice(geometry, k) if k else geometry, probs, hand, cells, ink
 
 
 def read_photo(
@@ -263,26 +302,44 @@ def _scan_grid(
     start: float,
 ) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light)."""
-    rotation, oriented, probs, cells, maps = _read_cells(ink, geometry, engine)
+    rotation, oriented, probs, hand, cells, maps = _read_cells(ink, geometry, engine)
+    handwritten_page = _holds_handwriting(hand[probs[:, 0] < 0.5])
+    if handwritten_page:
+        # The shares spread wider than the kinds do: a quarter or less is print, three
+        # quarters or more is hand; only what lies between is in doubt.
+        hand = np.clip((hand - HAND_DOUBT[0]) / (HAND_DOUBT[1] - HAND_DOUBT[0]), 0.0, 1.0)
+    else:
+        hand = np.zeros_like(hand)
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
     perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
     cut_kinds, undecided = cell_kinds(loaded.image, geometry, cells, digit)
     kinds = [cut_kinds[perm[i]] for i in range(81)]
-    entries = [0] * 81
-    for i, kind in enumerate(kinds):
-        if kind == CellKind.ENTRY:
-            entries[i] = int(np.argmax(probs[i, 1:])) + 1
-            probs[i] = 0.0  # not part of the printed puzzle
-            probs[i, 0] = 1.0
-    # Small marks off the middle are pencil candidates more likely than print: "empty"
-    # leads, and the puzzle's rules may still restore a printed digit.
+    turned = np.argsort(perm)  # turned[c]: the turned index of cut cell c
+    # Colour splits two inks; which one is the print, shape can tell better than colour
+    # (a puzzle printed in red, filled in in black pen).
+    second_ink = [int(turned[c]) for c in undecided] or [
+        i for i, k in enumerate(kinds) if k == CellKind.ENTRY
+    ]
+    by_shape = _inks_by_shape(kinds, second_ink, hand) if second_ink else None
+    if by_shape is not None:
+        kinds, undecided = by_shape, []
+    # Small marks off the middle are pencil candidates (printed or written) more likely
+    # than a digit: "empty" leads, and the puzzle's rules may still restore a given.
     busy = np.flatnonzero(digit)
     pencil = np.zeros(81, dtype=bool)
     if len(busy):
         pencil[busy] = pencil_like(maps[busy])
     pencil = pencil[perm] & (np.asarray(kinds) == CellKind.GIVEN)
+    # The person's digits: another ink than the print (decisive), or a written shape.
+    hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
+    written = (probs[:, 0] < 0.5) & (hand > 0.5)
+    entry_probs = probs.copy()
+    # The printed puzzle: the written share of a cell's digit is "empty" of print, so a
+    # cell in doubt between print and pen stays doubtful.
+    probs[:, 0] += probs[:, 1:].sum(axis=1) * hand
+    probs[:, 1:] *= (1.0 - hand)[:, None]
     probs[pencil] *= 1.0 - PENCIL_EMPTY
     probs[pencil, 0] += PENCIL_EMPTY
     # What glare wiped out was not read: whatever the network says there is a guess, and
@@ -290,21 +347,35 @@ def _scan_grid(
     washed = washed_out(cells)
     glare = washed[perm]
     probs[glare] = 0.5 * probs[glare] + 0.05
-    reading: Reading = revise(probs)
+    # The digit surely inked in each cell, print and hand alike: where only the kind is
+    # in doubt, the puzzle with or without it as a given is the same grid to draw.
+    best = entry_probs.argmax(axis=1)
+    inked = np.where(entry_probs[np.arange(81), best] >= INKED, best, 0)
+    # Only a page written on has digits whose kind alone is in doubt.
+    reading: Reading = revise(probs, inked=[int(v) for v in inked] if handwritten_page else ())
     if glare.any() and reading.status != ReadStatus.UNREADABLE:
         reading.status = ReadStatus.UNREADABLE
         lost = [int(c) for c in np.flatnonzero(glare)]
         reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
         reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
+    if reading.solution is not None and handwritten_page:
+        _keep_inked_givens(reading, entry_probs, written | pencil | glare)
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
             kinds[i] = CellKind.GIVEN
         elif kinds[i] == CellKind.GIVEN:
             kinds[i] = CellKind.PENCIL if pencil[i] else CellKind.EMPTY
+    entries = [0] * 81
+    for cell in np.flatnonzero(written):
+        if not reading.givens[cell]:
+            entries[cell] = int(np.argmax(entry_probs[cell, 1:])) + 1
+            kinds[cell] = CellKind.ENTRY
+    if reading.solution is not None:
+        entries = _settle_entries(entries, entry_probs, reading.solution)
+        _doubt_clashing_givens(reading, entries, inked)
     if undecided:
         reading.status = ReadStatus.UNREADABLE
         reading.problem = "digits in two colours, and neither looks like the printed givens"
-        turned = np.argsort(perm)  # turned[c]: the turned index of cut cell c
         reading.doubtful_cells = [int(turned[c]) for c in undecided]
     hint = ""
     if reading.status != ReadStatus.OK:
@@ -329,6 +400,119 @@ def _scan_grid(
     )
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _holds_handwriting(hand: FloatArray) -> bool:
+    """Whether a grid's digit cells, with these handwriting shares, hold handwriting.
+
+    A print the network never saw reads as half written in many of its cells and
+    surely written in hardly any; a page written on reads as surely written (share at
+    least ``HAND_SURE``) in its written cells and sure either way in most others. The
+    shares count only when at least ``_MIN_WRITTEN`` cells are surely written and they
+    outnumber the cells in between: otherwise the page is read as print alone.
+    """
+    sure = int((hand >= HAND_SURE).sum())
+    between = int(((hand > 1 - HAND_SURE) & (hand < HAND_SURE)).sum())
+    return sure >= _MIN_WRITTEN and sure >= between
+
+
+def _inks_by_shape(
+    kinds: list[CellKind], group: list[int], hand: FloatArray
+) -> list[CellKind] | None:
+    """Kinds for two inks, the written one told from the printed one by shape.
+
+    ``group`` holds the digit cells of one ink, the other digit cells (kind GIVEN or
+    ENTRY) are the other ink; ``hand`` is each cell's handwriting share. When nearly all of one
+    ink's digits look written and nearly all of the other's printed (a share of
+    ``_SHAPE_VOTE`` of either ink may disagree), the written ink is the person's: its
+    cells become ENTRY. Otherwise None: the kinds stay undecided (the colours may split
+    something else than print from pen: a few darker digits, or shadow).
+    """
+    inked = (CellKind.GIVEN, CellKind.ENTRY)
+    rest = [i for i, k in enumerate(kinds) if k in inked and i not in set(group)]
+    if not group or not rest:
+        return None
+    written_share = {
+        "group": float(np.mean(hand[group] > 0.5)),
+        "rest": float(np.mean(hand[rest] > 0.5)),
+    }
+    if written_share["group"] >= 1 - _SHAPE_VOTE and written_share["rest"] <= _SHAPE_VOTE:
+        written = group
+    elif written_share["rest"] >= 1 - _SHAPE_VOTE and written_share["group"] <= _SHAPE_VOTE:
+        written = rest
+    else:
+        return None
+    out = list(kinds)
+    for i in group + rest:
+        out[i] = CellKind.ENTRY if i in written else CellKind.GIVEN
+    return out
+
+
+def _keep_inked_givens(
+    reading: Reading, probs: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_]
+) -> None:
+    """Give back a printed digit read as "empty" at even odds when it is the solution's.
+
+    A blurred print can read half empty; with a proper puzzle without it, revision
+    leaves it out (the drawn solution writes that digit anyway). Ink that reads as the
+    solution's digit within ``_KEEP_ODDS`` of "empty" is kept as a given, so nothing is
+    drawn over the print. Cells in ``skip`` (written, pencil marks, glare) stay empty.
+    """
+    assert reading.solution is not None
+    for c, v in enumerate(reading.givens):
+        digit = reading.solution[c]
+        if v or skip[c] or int(np.argmax(probs[c, 1:])) + 1 != digit:
+            continue
+        if probs[c, digit] * _KEEP_ODDS >= probs[c, 0]:
+            reading.givens[c] = digit
+            reading.confidence[c] = float(probs[c, digit])
+
+
+def _doubt_clashing_givens(
+    reading: Reading, entries: list[int], inked: npt.NDArray[np.int64]
+) -> None:
+    """Unreadable when a given whose digit is in doubt has the digit of an entry it sees.
+
+    A given misread as another digit makes another proper puzzle now and then, whose
+    solution turns the person's right entries into "mistakes". The entries were made
+    from the print, so one repeating a given in a house is likelier a misread given
+    than a person writing a digit the print already shows there: with the given's
+    digit in doubt (not ``inked``: a doubt between print and pen is no misread digit),
+    the reader says so rather than blame the person.
+    """
+    doubted = [
+        c
+        for c, v in enumerate(reading.givens)
+        if v and inked[c] != v and any(entries[p] == v for p in PEERS[c])
+    ]
+    if not doubted:
+        return
+    reading.status = ReadStatus.UNREADABLE
+    reading.solution = None
+    reading.problem = (
+        f"the handwritten digits clash with the printed {cells_text(doubted)}, read in doubt"
+    )
+    reading.doubtful_cells = list(dict.fromkeys(doubted + reading.doubtful_cells))
+
+
+def _settle_entries(
+    entries: list[int], probs: npt.NDArray[np.float64], solution: list[int]
+) -> list[int]:
+    """The person's digits, a doubtful reading of one taken as the solution's digit.
+
+    An entry read with confidence stays as read, right or wrong: the person wrote it.
+    An entry the reader doubts (below ``CONFIDENT``) whose solution digit is within
+    ``ENTRY_ODDS`` of the digit read is taken as the solution's digit: calling it a
+    mistake would blame the person for the reader's doubt.
+    """
+    settled = list(entries)
+    for i, value in enumerate(entries):
+        if not value or value == solution[i]:
+            continue
+        p = probs[i]
+        if p[value] < CONFIDENT and p[solution[i]] * ENTRY_ODDS >= p[value]:
+            settled[i] = solution[i]
+    return settled
 
 
 def unreadable_text(result: ScanResult) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -186,6 +186,7 @@ def revise(
     suspects: int = 14,
     max_checks: int = 3000,
     time_limit: float = 1.5,
+    inked: Sequence[int] = (),
 ) -> Reading:
     """Read the givens from per-cell probabilities, correcting doubtful cells if needed.
 
@@ -197,14 +198,19 @@ def revise(
        another reading of the doubtful cells, within odds ``RIVAL_ODDS`` of it, is a
        proper puzzle with another solution, or with the same one but without a digit
        read (pencil marks read as the digit they guess right): then the reader cannot
-       tell which puzzle is on the page, and the status is "unreadable".
+       tell which puzzle is on the page, and the status is "unreadable". Emptying a
+       cell whose ink is surely its solution's digit (``inked``: only whether it was
+       printed or written is in doubt) makes no rival: the person's right entry and a
+       given draw the same grid.
     3. Otherwise the doubtful cells' next most probable readings are tried, cheapest
        first; a fix is kept when no fix giving another solution comes close. (Fixes
        with the same solution differ in whether a cell whose ink clashed holds its
        solution's digit or nothing; ink was seen there, so the digit is kept.)
     4. A reading with no doubtful cell that is free of clashes but has several
        solutions is what is printed: it is returned as read (MULTIPLE, ``problem``
-       saying so), for the solver to report, never "fixed".
+       saying so), for the solver to report, never "fixed". A digit surely inked
+       (``inked``) whose doubt is only print or pen counts as no doubt here: leaving
+       it out only adds solutions.
     5. Anything else is "unreadable", naming the cells in doubt.
 
     Parameters
@@ -220,6 +226,9 @@ def revise(
         Most candidate readings checked with the solver.
     time_limit : float, keyword-only
         Seconds after which the search gives up.
+    inked : sequence of int, length 81 or empty, keyword-only
+        The digit surely inked in each cell, printed or handwritten alike (0 where
+        unsure or empty); empty when the engine does not tell print from hand.
 
     Returns
     -------
@@ -254,7 +263,7 @@ def revise(
     if not problem:
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
-        return _unless_rivalled(reading, cands, search)
+        return _unless_rivalled(reading, cands, search, inked)
     reading.problem = problem
 
     # The cheapest fix wins only if no fix with another solution comes close: with
@@ -271,7 +280,10 @@ def revise(
             rival = fix
             break
     clash = sorted({c for a, b, _ in find_duplicates(read) for c in (a, b)}, key=lambda c: top[c])
-    if found is None and len(sols) > 1 and not doubtful:
+    # Cells whose digit is sure and only its kind (print or pen) is in doubt count as
+    # read with confidence here: without them the puzzle has more solutions, not one.
+    unsure = [c for c in doubtful if not (read[c] and inked and inked[c] == read[c])]
+    if found is None and len(sols) > 1 and not unsure:
         # Read with confidence and printed so: the puzzle has several solutions (rule 4).
         reading.status = ReadStatus.MULTIPLE
         return reading
@@ -291,11 +303,15 @@ def revise(
     corrected = [k.cell for k in reading.corrections]
     reading.doubtful_cells = list(dict.fromkeys(corrected + doubtful))
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
-    return _unless_rivalled(reading, [k for k in cands if k[1] not in corrected], search)
+    rest = [k for k in cands if k[1] not in corrected]
+    return _unless_rivalled(reading, rest, search, inked)
 
 
 def _unless_rivalled(
-    reading: Reading, cands: list[tuple[float, int, int]], search: tuple[int, int, float]
+    reading: Reading,
+    cands: list[tuple[float, int, int]],
+    search: tuple[int, int, float],
+    inked: Sequence[int] = (),
 ) -> Reading:
     """Mark an OK reading UNREADABLE if another proper reading is within ``RIVAL_ODDS``.
 
@@ -303,14 +319,20 @@ def _unless_rivalled(
     A rival counts if it has another solution, or if it has the same one but empties a
     cell read as a digit (pencil marks or a smudge taken for print). A rival that only
     adds its solution's digit to an empty cell is the same puzzle with a given more,
-    and the drawn solution puts that digit there anyway.
+    and the drawn solution puts that digit there anyway; so is one that empties a cell
+    whose ``inked`` digit is its solution's (a given read as the person's right entry).
     """
     values = list(reading.givens)
+    solution = reading.solution or []
+
+    def empties_a_digit(changes: list[tuple[float, int, int]]) -> bool:
+        return any(v == 0 and not (inked and inked[c] == solution[c]) for _, c, v in changes)
+
     rival = next(
         (
             f
             for f in _fixes(values, cands, *search, [RIVAL_ODDS])
-            if f[2] != reading.solution or any(v == 0 for _, _, v in f[1])
+            if f[2] != reading.solution or empties_a_digit(f[1])
         ),
         None,
     )

@@ -18,6 +18,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -722,9 +723,24 @@ HELD_OUT_FONT_FAMILIES: tuple[FontFamily, ...] = (
     FontFamily("Hershey Triplex", "", hershey=cv2.FONT_HERSHEY_TRIPLEX),
 )  # fmt: skip
 
+# The handwriting fonts the network trains on (the Makefile's HAND_FONT_PACKAGES; their
+# folders are scanner.digits.synth.HAND_FONT_DIRS) and the one held out for benchmarks.
+HAND_FONT_PACKAGES: tuple[str, ...] = (
+    "fonts-breip",
+    "fonts-bwht",
+    "fonts-comic-neue",
+    "fonts-dancingscript",
+    "fonts-dkg-handwriting",
+    "fonts-humor-sans",
+    "fonts-klee",
+    "fonts-rufscript",
+)
+HELD_OUT_HAND_FONT_PACKAGES: tuple[str, ...] = ("fonts-sjfonts",)
+
 # The Debian packages of the held-out families (the Makefile's STRESS_FONT_PACKAGES).
 STRESS_FONT_PACKAGES: tuple[str, ...] = tuple(
     sorted({f.package for f in HELD_OUT_FONT_FAMILIES if f.package})
+    + list(HELD_OUT_HAND_FONT_PACKAGES)
 )
 
 
@@ -851,6 +867,73 @@ _DARK_INKS = ((25, 40, 115), (115, 22, 35), (15, 80, 45))
 _LINE_COLOURS = ((40, 90, 200), (30, 140, 60), (128, 28, 40))
 
 
+@dataclass(frozen=True)
+class HandPen:
+    """How the person wrote their entries on a printed page.
+
+    Attributes
+    ----------
+    font : str
+        A handwriting font file (``scanner.digits.synth.hand_fonts``), or
+        :data:`HERSHEY_SCRIPT` for OpenCV's script face (on every machine, and never
+        trained on); each digit is redrawn by ``synth.hand_glyph`` so that no two are
+        the same.
+    ink : (int, int, int)
+        RGB of the pen: black, blue, red, or grey for pencil.
+    strength : float
+        How much of the ink covers the paper (pencil is light).
+    """
+
+    font: str
+    ink: tuple[int, int, int] = (25, 25, 30)
+    strength: float = 0.95
+
+
+HERSHEY_SCRIPT = "hershey-script"
+
+PEN_INKS: dict[str, tuple[tuple[int, int, int], float]] = {
+    "black pen": ((25, 25, 30), 0.95),
+    "blue pen": ((30, 50, 150), 0.9),
+    "red pen": ((170, 30, 30), 0.9),
+    "pencil": ((90, 90, 95), 0.6),
+}
+
+
+def _write_entries(
+    page: FloatArray,
+    entries: Sequence[int],
+    hand: HandPen,
+    origin: tuple[float, float],
+    cell: float,
+    rng: np.random.Generator,
+) -> None:
+    """Write the entries into ``page`` (H, W, 3) RGB in the person's hand, in place."""
+    from scanner.digits import synth as digit_synth
+
+    if hand.font == HERSHEY_SCRIPT:
+        glyphs: list[FloatArray] | None = digit_synth.hershey_glyphs(
+            cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, thickness=5
+        )
+    else:
+        glyphs = digit_synth.font_glyphs(Path(hand.font))
+    if glyphs is None:
+        raise ValueError(f"{hand.font}: no usable digits")
+    ink = np.asarray(hand.ink, dtype=np.float64)
+    for i, d in enumerate(entries):
+        if not d:
+            continue
+        g = digit_synth.hand_glyph(glyphs[d - 1], rng)
+        h = cell * rng.uniform(0.5, 0.75)
+        w = max(2, round(g.shape[1] * h / g.shape[0]))
+        alpha = cv2.resize(g, (w, max(2, round(h))), interpolation=cv2.INTER_AREA)
+        cx = origin[0] + (i % 9 + 0.5 + rng.normal(0, 0.06)) * cell
+        cy = origin[1] + (i // 9 + 0.5 + rng.normal(0, 0.05)) * cell
+        x0, y0 = round(cx - alpha.shape[1] / 2), round(cy - alpha.shape[0] / 2)
+        region = page[y0 : y0 + alpha.shape[0], x0 : x0 + alpha.shape[1]]
+        a = (alpha[: region.shape[0], : region.shape[1], None] * hand.strength).astype(np.float64)
+        region[...] = region * (1 - a) + np.minimum(region, ink) * a
+
+
 def _print_page(
     digits: Sequence[int],
     entries: Sequence[int],
@@ -859,6 +942,7 @@ def _print_page(
     rng: np.random.Generator,
     *,
     cell: int,
+    hand: HandPen | None = None,
 ) -> tuple[FloatArray, FloatArray, tuple[float, float, float, float]]:
     """A flat printed page (H, W, 3) RGB, its lattice (10, 10, 2) and the box to keep in view."""
     side = 9 * cell
@@ -974,7 +1058,9 @@ def _print_page(
     _stress_lines(page, xs, ys, widths, colours, dash=dash, darken=True)
 
     jitter = rng.uniform(-0.1, 0.1, size=(81, 2)) * cell  # drawn even when not used
-    if any(entries):
+    if any(entries) and hand is not None:
+        _write_entries(page, entries, hand, (ox, oy), cell, rng)
+    elif any(entries):
         # A puzzle in progress on paper: the solver's entries in blue pen, script hand.
         pen_ink = (30, 50, 150)
         img8 = np.clip(page + 0.5, 0, 255).astype(np.uint8)
@@ -1425,6 +1511,7 @@ def render_stress_page(
     seed: int,
     entries: Sequence[int] | None = None,
     font: FontFamily | None = None,
+    hand: HandPen | None = None,
 ) -> StressPage:
     """Render a Sudoku as printed, shown or damaged in ``style``; deterministic in ``seed``.
 
@@ -1441,6 +1528,9 @@ def render_stress_page(
         print, a game in progress on an app (correct digits and sometimes one slip).
     font : FontFamily, optional
         The digits' typeface (default DejaVu Sans; a missing family falls back to it).
+    hand : HandPen, optional
+        On print, the entries written in this hand and ink (default: blue pen in
+        OpenCV's script face).
 
     Returns
     -------
@@ -1484,7 +1574,7 @@ def render_stress_page(
         keep = (0.0, 0.0, float(page.shape[1]), float(page.shape[0]))
     else:
         cell = 96 if has(D.HIGH_RES) else 64 if has(D.HALFTONE) or has(D.SMALL_GRID) else 48
-        page, lattice, keep = _print_page(digits, entries, style, pen, rng, cell=cell)
+        page, lattice, keep = _print_page(digits, entries, style, pen, rng, cell=cell, hand=hand)
         if has(D.WASHED_OUT):
             # Faint ink on greyish paper.
             paper = 0.93 * page.reshape(-1, 3).max(axis=0)

@@ -12,6 +12,7 @@ import pytest
 
 from tests.synth import (
     APP_SCREENS,
+    HAND_FONT_PACKAGES,
     HELD_OUT_FONT_FAMILIES,
     STRESS_FONT_PACKAGES,
     STRESS_STYLES,
@@ -216,8 +217,11 @@ def test_font_sets_disjoint_and_makefile_lists_held_out_packages() -> None:
     assert m is not None
     assert sorted(m.group(1).replace("\\\n", " ").split()) == sorted(STRESS_FONT_PACKAGES)
     trained = re.search(r"^FONT_PACKAGES :=((?:.*\\\n)*.*)$", makefile, re.M)
-    assert trained is not None
-    assert sorted(trained.group(1).replace("\\\n", " ").split()) == sorted(
+    hands = re.search(r"^HAND_FONT_PACKAGES :=((?:.*\\\n)*.*)$", makefile, re.M)
+    assert trained is not None and hands is not None
+    assert sorted(hands.group(1).replace("\\\n", " ").split()) == sorted(HAND_FONT_PACKAGES)
+    listed = trained.group(1).replace("\\\n", " ").replace("$(HAND_FONT_PACKAGES)", "")
+    assert sorted(listed.split()) == sorted(
         {f.package for f in TRAIN_FONT_FAMILIES} | {"fonts-dejavu-extra"}
     )
 

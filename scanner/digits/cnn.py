@@ -1,8 +1,19 @@
 """The ``cnn`` engine: a small convolutional network, run in plain numpy.
 
 The network (trained by ``scanner.digits.train`` from rendered digits) sees a cell's ink
-map at 32 x 32 and says EMPTY, one of the digits 1..9, or ROTATED (a digit on its side
-or upside down, learnt so that a wrongly turned grid reads with low confidence). Three
+map at 32 x 32 and says EMPTY, a printed digit 1..9, ROTATED (a digit on its side or
+upside down, learnt so that a wrongly turned grid reads with low confidence), or a
+handwritten digit 1..9 (the person's own entries). Its 20 classes:
+
+=====  ===========================================
+class  meaning
+=====  ===========================================
+0      EMPTY
+1-9    printed digit d (class d)
+10     ROTATED: a digit turned a quarter or half way
+11-19  handwritten digit d (class ``HAND_BASE + d``)
+=====  ===========================================
+ Three
 3x3 convolutions with max pooling, then two dense layers (~90k parameters); batch norm
 is folded into the convolutions when the weights are exported, so inference is a
 handful of matrix products and never needs PyTorch. The bundled weights hold two such
@@ -23,8 +34,9 @@ from .base import turn_cells
 from .preprocess import NET_SIZE, blank, has_ink, ink_maps_and_gains, net_inputs
 
 WEIGHTS = Path(__file__).with_name("weights.npz")
-N_CLASSES = 11  # EMPTY, 1..9, ROTATED
+N_CLASSES = 20  # EMPTY, printed 1..9, ROTATED, handwritten 1..9
 ROTATED = 10
+HAND_BASE = 10  # handwritten digit d is class HAND_BASE + d
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -60,7 +72,7 @@ class CnnNet:
     params : mapping of str to array
         For each member network ``m`` (0, 1, ...): ``m{m}.conv{k}_w`` (3, 3, Cin, Cout)
         and ``m{m}.conv{k}_b`` (Cout,) for k = 1, 2, 3; ``m{m}.fc1_w`` (F, H),
-        ``m{m}.fc1_b`` (H,), ``m{m}.fc2_w`` (H, 11), ``m{m}.fc2_b`` (11,), where F is the
+        ``m{m}.fc1_b`` (H,), ``m{m}.fc2_w`` (H, 20), ``m{m}.fc2_b`` (20,), where F is the
         flattened (4, 4, C3) feature map in (y, x, channel) order. Plus
         ``meta_trained_on_photos`` (0 or 1).
     """
@@ -80,7 +92,10 @@ class CnnNet:
             layers = [(get(f"m{m}.conv{k}_w"), get(f"m{m}.conv{k}_b")) for k in (1, 2, 3)]
             layers += [(get(f"m{m}.fc{k}_w"), get(f"m{m}.fc{k}_b")) for k in (1, 2)]
             if layers[-1][0].shape[1] != N_CLASSES:
-                raise WeightsError(f"CNN weights have {layers[-1][0].shape[1]} classes, not 11")
+                raise WeightsError(
+                    f"CNN weights have {layers[-1][0].shape[1]} classes, not {N_CLASSES}; "
+                    "rebuild them with `make train-digits`"
+                )
             self.members.append(layers)
         # Whether the reference photos' training half was used (see ``devdata``).
         self.trained_on_photos = bool(params.get("meta_trained_on_photos", 0))
@@ -99,7 +114,7 @@ class CnnNet:
 
     @staticmethod
     def _logits(layers: list[tuple[FloatArray, FloatArray]], x: FloatArray) -> FloatArray:
-        """Class scores (N, 11) of one member for inputs x (N, 1, 32, 32)."""
+        """Class scores (N, 20) of one member for inputs x (N, 1, 32, 32)."""
         h = np.ascontiguousarray(x.transpose(0, 2, 3, 1), dtype=np.float32)
         for w, b in layers[:3]:
             h = _maxpool2(_conv3x3_relu(h, w, b))
@@ -110,7 +125,7 @@ class CnnNet:
         return out
 
     def probabilities(self, x: FloatArray) -> FloatArray:
-        """Mean softmax (N, 11) of the members for inputs x (N, 1, 32, 32)."""
+        """Mean softmax (N, 20) of the members for inputs x (N, 1, 32, 32)."""
         total = np.zeros((len(x), N_CLASSES), dtype=np.float32)
         for layers in self.members:
             z = self._logits(layers, x)
@@ -120,15 +135,39 @@ class CnnNet:
         return total / np.float32(len(self.members))
 
 
-def fold_rotated(p11: FloatArray) -> FloatArray:
-    """(N, 11) -> (N, 10): ROTATED means "a digit, but which one is unclear".
+def fold_rotated(full: FloatArray) -> FloatArray:
+    """(N, 20) -> (N, 10): EMPTY and digits 1..9, printed or handwritten alike.
 
-    Its mass is spread evenly over 1..9, so a cell read from a wrongly turned grid gets
-    a low top probability: that is what ranks the four orientations.
+    ROTATED means "a digit, but which one is unclear": its mass is spread evenly over
+    1..9, so a cell read from a wrongly turned grid gets a low top probability; that is
+    what ranks the four orientations.
     """
-    p = p11[:, :10].copy()
-    p[:, 1:] += p11[:, ROTATED : ROTATED + 1] / 9.0
+    p = full[:, :10].copy()
+    p[:, 1:] += full[:, HAND_BASE + 1 : HAND_BASE + 10]
+    p[:, 1:] += full[:, ROTATED : ROTATED + 1] / 9.0
     return p
+
+
+def hand_share(full: FloatArray) -> FloatArray:
+    """(N, 20) -> (N,): how much of each cell's digit mass is handwriting (0..1)."""
+    hand = full[:, HAND_BASE + 1 : HAND_BASE + 10].sum(axis=1)
+    printed = full[:, 1:10].sum(axis=1)
+    return np.asarray(hand / np.maximum(hand + printed, 1e-6), dtype=np.float32)
+
+
+def digits_and_hands(
+    full: FloatArray,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Each cell's most likely digit (0 = empty) and whether it is handwritten.
+
+    Parameters
+    ----------
+    full : (N, 20) float array
+        Probabilities from :meth:`CnnEngine.classify_full`.
+    """
+    folded = fold_rotated(full)
+    digit = folded.argmax(axis=1)
+    return digit, (digit > 0) & (hand_share(full) > 0.5)
 
 
 class CnnEngine:
@@ -146,11 +185,11 @@ class CnnEngine:
         self.net = CnnNet.load(weights)
 
     def classify_full(self, cells: npt.ArrayLike) -> FloatArray:
-        """Probabilities (N, 11) over EMPTY, 1..9 and ROTATED for cells (N, 64, 64)."""
+        """Probabilities (N, 20) over the classes above, for cells (N, 64, 64)."""
         return self.classify_maps_full(*ink_maps_and_gains(cells))
 
     def classify_maps_full(self, ink: FloatArray, gains: FloatArray) -> FloatArray:
-        """Probabilities (N, 11) for ink maps and gains from ``ink_maps_and_gains``.
+        """Probabilities (N, 20) for ink maps and gains from ``ink_maps_and_gains``.
 
         A cell blank at the grid's ink strength but holding a digit-sized stroke at its
         own (a digit washed out by glare or a faint print) is not confidently empty:
@@ -177,16 +216,21 @@ class CnnEngine:
         """Probabilities (N, 10), as :meth:`classify`, from ink maps already made."""
         return fold_rotated(self.classify_maps_full(ink, gains))
 
-    def classify_turned(self, ink: FloatArray, gains: FloatArray, k: int) -> FloatArray:
-        """Probabilities (81, 10) of a grid turned ``k`` quarter turns, from its ink maps.
+    def classify_turned_full(self, ink: FloatArray, gains: FloatArray, k: int) -> FloatArray:
+        """Probabilities (81, 20) of a grid turned ``k`` quarter turns, from its ink maps.
 
         ``ink`` and ``gains`` are ``ink_maps_and_gains`` of the grid's cells as cut; they
         are turned rather than made again (every step of ``ink_maps_and_gains`` treats
-        rows and columns alike), so ``classify_turned(ink, gains, k)`` equals
-        ``classify(turn_cells(cells, k))`` up to rounding.
+        rows and columns alike), so ``classify_turned_full(ink, gains, k)`` equals
+        ``classify_full(turn_cells(cells, k))`` up to rounding.
         """
         turned_gains = turn_cells(gains.reshape(-1, 1, 1), k).ravel()
-        return self.classify_maps(turn_cells(ink, k), turned_gains)
+        return self.classify_maps_full(turn_cells(ink, k), turned_gains)
+
+    def classify_turned(self, ink: FloatArray, gains: FloatArray, k: int) -> FloatArray:
+        """Probabilities (81, 10) of :meth:`classify_turned_full`, printed and
+        handwritten digits alike."""
+        return fold_rotated(self.classify_turned_full(ink, gains, k))
 
     def classify_turns(self, cells: npt.ArrayLike) -> FloatArray:
         """Probabilities (4, 81, 10) of the grid turned by 0..3 quarter turns.
@@ -220,4 +264,13 @@ class CnnEngine:
         return fold_rotated(self.classify_full(cells))
 
 
-__all__ = ["NET_SIZE", "CnnEngine", "CnnNet", "WeightsError", "fold_rotated"]
+__all__ = [
+    "HAND_BASE",
+    "NET_SIZE",
+    "CnnEngine",
+    "CnnNet",
+    "WeightsError",
+    "digits_and_hands",
+    "fold_rotated",
+    "hand_share",
+]

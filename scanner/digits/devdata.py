@@ -160,3 +160,89 @@ def load_photos(photo_dir: Path = PHOTO_DIR) -> list[PhotoCells]:
         for name in sorted(outlines)
         if (photo_dir / name).is_file()
     ]
+
+
+MIXED_DIR = DATA_DIR / "photos" / "wicht-mixed-train"
+
+
+@dataclass(frozen=True)
+class MixedCells:
+    """The 81 cells of a photo with handwriting in every empty cell, and their truth.
+
+    Attributes
+    ----------
+    name : str
+        File name, e.g. ``image12.jpg`` (the same photo as in ``wicht-train``, with
+        handwritten digits pasted into its empty cells).
+    cells : (81, 64, 64) uint8 array
+        Grayscale cells, row by row, cut along ``wicht-train``'s outline of the photo.
+    digits : (81,) int array
+        Every cell's digit (printed or handwritten).
+    printed : (81,) int array
+        The printed givens only (0 where the digit is handwritten).
+    """
+
+    name: str
+    cells: npt.NDArray[np.uint8]
+    digits: npt.NDArray[np.int64]
+    printed: npt.NDArray[np.int64]
+
+    @property
+    def held_out(self) -> bool:
+        """Kept out of training: the same split (by printed puzzle) as `PhotoCells`."""
+        return is_held_out("".join(str(int(v)) for v in self.printed))
+
+    @property
+    def handwritten(self) -> npt.NDArray[np.bool_]:
+        """(81,) which cells hold the person's digit."""
+        return (self.printed == 0) & (self.digits > 0)
+
+
+# EXIF orientation -> the turn that shows a raw image upright (what cv2.imread applies).
+_UPRIGHT = {6: cv2.ROTATE_90_CLOCKWISE, 3: cv2.ROTATE_180, 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
+
+
+def load_mixed_image(
+    name: str, *, mixed_dir: Path = MIXED_DIR, flags: int = cv2.IMREAD_COLOR
+) -> npt.NDArray[np.uint8] | None:
+    """A mixed photo's pixels in its ``wicht-train`` twin's frame (None if unreadable).
+
+    The mixed JPEGs carry no EXIF orientation while some twins do: their pixels are the
+    twin's raw pixels, so the twin's turn is applied here to match the frame its
+    outline was marked in.
+    """
+    raw = cv2.imread(str(mixed_dir / name), flags | cv2.IMREAD_IGNORE_ORIENTATION)
+    if raw is None:
+        return None
+    turn = (
+        _UPRIGHT.get(_exif_orientation(PHOTO_DIR / name)) if (PHOTO_DIR / name).is_file() else None
+    )
+    image = cv2.rotate(raw, turn) if turn is not None else raw
+    return np.asarray(image, dtype=np.uint8)
+
+
+def load_mixed_photos(mixed_dir: Path = MIXED_DIR) -> list[MixedCells]:
+    """Every mixed photo whose ``wicht-train`` twin has an outline (empty if absent).
+
+    The mixed photos are the training photos' pixels with handwriting pasted in, so the
+    twin's hand-marked corners fit them (in the twin's frame: `load_mixed_image`).
+    """
+    if not (PHOTO_DIR / "outlines.csv").is_file() or not mixed_dir.is_dir():
+        return []
+    outlines = read_outlines(PHOTO_DIR)
+    out: list[MixedCells] = []
+    for name in sorted(outlines):
+        path = mixed_dir / name
+        if not path.is_file():
+            continue
+        gray = load_mixed_image(name, mixed_dir=mixed_dir, flags=cv2.IMREAD_GRAYSCALE)
+        twin = cv2.imread(str(PHOTO_DIR / name), cv2.IMREAD_GRAYSCALE)
+        if gray is None or twin is None or gray.shape != twin.shape:
+            continue  # not the twin's frame: its outline would not fit
+        h, w = gray.shape
+        corners = grid_corners(name, outlines[name], photo_dir=PHOTO_DIR)
+        geometry = GridGeometry.from_corners(corners, (w, h))
+        digits = read_truth(path.with_suffix(".dat"))
+        printed = read_truth(mixed_dir / name.replace(".jpg", ".printed.dat"))
+        out.append(MixedCells(name, warp_cells(gray, geometry), digits, printed))
+    return out

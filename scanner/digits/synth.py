@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,8 +29,11 @@ ROTATED = 10  # training-only class: a digit turned on its side or upside down
 FloatArray = npt.NDArray[np.float32]
 UInt8Array = npt.NDArray[np.uint8]
 
-# Fonts that have no usable digits (symbols, dingbats, maths) or only script ones.
-_SKIP_FONT = re.compile(r"Symbol|D050000L|MathTeX|Z003|Dingbat|Emoji|Music", re.IGNORECASE)
+# Fonts that have no usable digits (symbols, dingbats, maths), only script ones, or only
+# outlines (femkeklaver draws hollow digits).
+_SKIP_FONT = re.compile(
+    r"Symbol|D050000L|MathTeX|Z003|Dingbat|Emoji|Music|femkeklaver", re.IGNORECASE
+)
 _NOTO_LATIN = re.compile(r"Noto(Sans|Serif)(Display|Mono)?-", re.IGNORECASE)
 
 
@@ -46,22 +49,52 @@ HELD_OUT_FONT_DIRS = frozenset(
 )  # fmt: skip
 
 
-def system_fonts(roots: Iterable[Path] = (Path("/usr/share/fonts"),)) -> list[Path]:
-    """TrueType / OpenType fonts under ``roots`` that can print Latin digits, sorted.
+# Handwriting fonts (folders under /usr/share/fonts/*/): the network learns the person's
+# hand from these, never print. The Makefile's HAND_FONT_PACKAGES install them; the
+# HELD_OUT ones (HAND_STRESS_FONT_PACKAGES) are only measured on, never trained on.
+HAND_FONT_DIRS = frozenset(
+    {
+        "fifthhorseman", "breip", "bwht", "humor-sans", "rufscript", "comic-neue",
+        "dancingscript", "klee",
+    }
+)  # fmt: skip
+HELD_OUT_HAND_FONT_DIRS = frozenset({"sjfonts"})
 
-    Fonts in a held-out family's folder (``HELD_OUT_FONT_DIRS``) are never returned.
-    """
+
+def _fonts_in(roots: Iterable[Path], keep: Callable[[set[str]], bool]) -> list[Path]:
+    """Font files under ``roots`` whose folder names (a set) pass ``keep``, sorted."""
     found: list[Path] = []
     for root in roots:
         for path in sorted(root.rglob("*")):
             if path.suffix.lower() not in {".ttf", ".otf"} or _SKIP_FONT.search(path.name):
                 continue
-            if HELD_OUT_FONT_DIRS & set(path.relative_to(root).parts[:-1]):
-                continue
-            # Noto ships one font per script, all with the same Latin digits.
-            if path.name.startswith("Noto") and not _NOTO_LATIN.match(path.name):
-                continue
-            found.append(path)
+            if keep(set(path.relative_to(root).parts[:-1])):
+                found.append(path)
+    return found
+
+
+def hand_fonts(
+    roots: Iterable[Path] = (Path("/usr/share/fonts"),), *, held_out: bool = False
+) -> list[Path]:
+    """Handwriting fonts under ``roots``: the training ones, or with ``held_out`` the
+    families kept for measuring."""
+    dirs = HELD_OUT_HAND_FONT_DIRS if held_out else HAND_FONT_DIRS
+    return _fonts_in(roots, lambda parts: bool(dirs & parts))
+
+
+def system_fonts(roots: Iterable[Path] = (Path("/usr/share/fonts"),)) -> list[Path]:
+    """TrueType / OpenType fonts under ``roots`` that can print Latin digits, sorted.
+
+    Fonts in a held-out family's folder (``HELD_OUT_FONT_DIRS``) and handwriting fonts
+    (``HAND_FONT_DIRS``, ``HELD_OUT_HAND_FONT_DIRS``) are never returned.
+    """
+    found: list[Path] = []
+    not_print = HELD_OUT_FONT_DIRS | HAND_FONT_DIRS | HELD_OUT_HAND_FONT_DIRS
+    for path in _fonts_in(roots, lambda parts: not (not_print & parts)):
+        # Noto ships one font per script, all with the same Latin digits.
+        if path.name.startswith("Noto") and not _NOTO_LATIN.match(path.name):
+            continue
+        found.append(path)
     return found
 
 
@@ -389,3 +422,67 @@ def to_png_bytes(cells: UInt8Array) -> bytes:
     buf = io.BytesIO()
     Image.fromarray(np.hstack(list(cells))).save(buf, format="PNG")
     return buf.getvalue()
+
+
+def hand_glyph(glyph: FloatArray, rng: np.random.Generator) -> FloatArray:
+    """A handwriting font's digit made to look written by a person, this once.
+
+    Pen strokes are even: on most digits the glyph is thinned to its skeleton and drawn
+    again with a round nib of a random width. Then the whole digit is slanted, turned,
+    stretched and bent a little by a smooth random displacement, so that no two cells
+    of one hand are the same shape.
+
+    Parameters
+    ----------
+    glyph : (h, w) float array in [0, 1]
+        Ink mask from :func:`font_glyphs` of a handwriting font.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    (h', w') float array in [0, 1], cropped to the ink
+    """
+    from skimage.morphology import skeletonize
+
+    pad = 40
+    g = cv2.copyMakeBorder(glyph, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    h = glyph.shape[0]
+    if rng.random() < 0.6:
+        nib = max(1, round(h * float(rng.uniform(0.03, 0.1))))
+        bones = skeletonize(g > 0.5).astype(np.uint8)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * nib + 1,) * 2)
+        g = cv2.GaussianBlur(cv2.dilate(bones, disc).astype(np.float32), (0, 0), 0.8)
+    gh, gw = g.shape
+    slant = float(rng.uniform(-0.35, 0.2))
+    turn = np.deg2rad(float(rng.normal(0, 6)))
+    sx, sy = float(rng.uniform(0.8, 1.15)), float(rng.uniform(0.9, 1.1))
+    c, s_ = np.cos(turn), np.sin(turn)
+    a = np.array([[c, -s_], [s_, c]]) @ np.array([[sx, slant], [0, sy]])
+    centre = np.array([gw / 2, gh / 2])
+    m = np.hstack([a, (centre - a @ centre)[:, None]]).astype(np.float32)
+    g = cv2.warpAffine(g, m, (gw, gh), flags=cv2.INTER_LINEAR)
+    # Smooth wobble: a coarse random field, blown up, moves each pixel a few percent.
+    amp = h * float(rng.uniform(0.0, 0.06))
+    if amp > 0.5:
+        field = rng.normal(0, 1, (2, 4, 4)).astype(np.float32)
+        dx, dy = (cv2.resize(f, (gw, gh), interpolation=cv2.INTER_CUBIC) * amp for f in field)
+        yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+        g = cv2.remap(g, xx + dx, yy + dy, cv2.INTER_LINEAR)
+    out = _crop_to_ink(np.clip(g, 0.0, 1.0).astype(np.float32))
+    return glyph if out is None else out
+
+
+def hand_style(style: Style, rng: np.random.Generator) -> Style:
+    """``style`` (a grid's print, redrawn per cell) for a digit the person wrote there.
+
+    Written digits sit less centred and vary more in size than print, and the pen is
+    darker or lighter than the print; the photo (resolution, blur, light) is the same.
+    """
+    return replace(
+        style,
+        digit_height=float(rng.uniform(0.4, 0.85)),
+        aspect=float(rng.uniform(0.85, 1.15)),
+        stroke=0,
+        offset=(float(rng.normal(0, 0.08)), float(rng.normal(0, 0.07))),
+        contrast=float(rng.uniform(0.25, 0.95)),
+    )

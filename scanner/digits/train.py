@@ -46,7 +46,7 @@ import numpy.typing as npt
 from scanner.geometry import GridGeometry
 
 from . import devdata, synth
-from .cnn import N_CLASSES, ROTATED, CnnEngine
+from .cnn import HAND_BASE, N_CLASSES, ROTATED, CnnEngine, digits_and_hands
 from .preprocess import ink_maps, net_inputs
 
 FloatArray = npt.NDArray[np.float32]
@@ -75,6 +75,17 @@ def load_fonts() -> list[list[FloatArray]]:
     return fonts
 
 
+def load_hand_fonts() -> list[list[FloatArray]]:
+    """Digit glyphs of the training handwriting fonts (``synth.HAND_FONT_DIRS``)."""
+    fonts = [g for g in map(synth.font_glyphs, synth.hand_fonts()) if g is not None]
+    if not fonts:
+        raise SystemExit(
+            "no handwriting fonts under /usr/share/fonts: install the Makefile's "
+            "HAND_FONT_PACKAGES (make train-digits does, as root)"
+        )
+    return fonts
+
+
 def _turn(rng: np.random.Generator, digit: int) -> int:
     """Quarter turns for a ROTATED example of ``digit``."""
     k = int(rng.integers(1, 4))
@@ -84,14 +95,25 @@ def _turn(rng: np.random.Generator, digit: int) -> int:
 
 
 def synthetic_grids(
-    n_grids: int, fonts: Sequence[list[FloatArray]], rng: np.random.Generator
+    n_grids: int,
+    fonts: Sequence[list[FloatArray]],
+    rng: np.random.Generator,
+    *,
+    hands: Sequence[list[FloatArray]] = (),
 ) -> tuple[FloatArray, IntArray]:
-    """Network inputs (N, 1, 32, 32) and labels (N,) of synthetic grids of 27 cells."""
+    """Network inputs (N, 1, 32, 32) and labels (N,) of synthetic grids of 27 cells.
+
+    With ``hands`` (handwriting fonts' glyphs), most grids are puzzles in progress: one
+    hand per grid writes a share of the digits (label ``HAND_BASE + d``), each drawn
+    anew by ``synth.hand_glyph`` in the grid's photo look.
+    """
     xs, ys = [], []
     for _ in range(n_grids):
         glyphs = fonts[int(rng.integers(len(fonts)))]
         style = synth.Style.random(rng)
         p_empty = rng.uniform(0.2, 0.6)
+        hand = hands[int(rng.integers(len(hands)))] if hands and rng.random() < 0.7 else None
+        p_hand = rng.uniform(0.2, 0.8)
         # Print forms none of the fonts have: the open 4 and the flat-topped 3.
         open_fours = rng.random() < 0.25
         flat_threes = rng.random() < 0.2
@@ -104,13 +126,16 @@ def synthetic_grids(
             elif rng.random() < 0.07 and digit not in _NEVER_ROTATED:
                 label, turn = ROTATED, _turn(rng, digit)
             glyph = glyphs[digit - 1] if label else None
-            if glyph is not None and digit == 4 and open_fours:
+            cell_style = style.for_cell(rng)
+            if hand is not None and label and rng.random() < p_hand:
+                label = label if turn else HAND_BASE + digit  # turned: still ROTATED
+                glyph = synth.hand_glyph(hand[digit - 1], rng)
+                cell_style = synth.hand_style(cell_style, rng)
+            elif glyph is not None and digit == 4 and open_fours:
                 glyph = synth.open_four(glyph, cut=float(rng.uniform(0.25, 0.4)))
-            if glyph is not None and digit == 3 and flat_threes:
+            elif glyph is not None and digit == 3 and flat_threes:
                 glyph = synth.flat_top_three(glyph, glyphs[6], join=float(rng.uniform(0.38, 0.5)))
-            cell = synth.render_cell(
-                glyph, style.for_cell(rng), rng, neighbours=glyphs, rotate=turn
-            )
+            cell = synth.render_cell(glyph, cell_style, rng, neighbours=glyphs, rotate=turn)
             cells.append(cell)
             labels.append(label)
         xs.append(net_inputs(ink_maps(np.stack(cells))).astype(np.float16))
@@ -154,6 +179,38 @@ def photo_cells(
     return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
 
 
+def mixed_cells(
+    photos: Sequence[devdata.MixedCells], rng: np.random.Generator, *, jitters: int
+) -> tuple[FloatArray, IntArray]:
+    """Network inputs and labels of every cell of mixed photos.
+
+    Handwritten cells are labelled ``HAND_BASE + d``, printed ones ``d``: beside the
+    pasted, sharp handwriting, the blurred print of the same photo is what teaches the
+    network the difference (synthetic print alone left blurred 3s and 4s read as hand).
+    These photos' reference twins are then no longer unseen: the export says so
+    (``meta_trained_on_photos``) and :func:`report` measures the other half. Each photo
+    is cut ``jitters`` extra times with its corners moved, as in :func:`photo_cells`.
+    """
+    outlines = devdata.read_outlines()
+    xs, ys = [], []
+    for photo in photos:
+        gray = devdata.load_mixed_image(photo.name, flags=cv2.IMREAD_GRAYSCALE)
+        assert gray is not None  # load_mixed_photos read it
+        h, w = gray.shape
+        corners = devdata.grid_corners(photo.name, outlines[photo.name])
+        cell_px = float(np.linalg.norm(corners[1] - corners[0])) / 9
+        cuts = [photo.cells]
+        for _ in range(jitters):
+            moved = corners + rng.normal(0, 0.07 * cell_px, (4, 2))
+            cuts.append(devdata.warp_cells(gray, GridGeometry.from_corners(moved, (w, h))))
+        for cells in cuts:
+            xs.append(net_inputs(ink_maps(cells)).astype(np.float16))
+            ys.append(np.where(photo.handwritten, HAND_BASE + photo.digits, photo.digits))
+    if not xs:
+        return np.zeros((0, 1, 32, 32), np.float16), np.zeros(0, np.int64)
+    return np.concatenate(xs), np.concatenate(ys).astype(np.int64)
+
+
 def _torch() -> Any:
     """PyTorch, imported on demand: only training needs it, the product never does."""
     try:
@@ -188,7 +245,9 @@ def build_model() -> Any:
     )
 
 
-def export(models: Sequence[Any], path: Path, *, trained_on_photos: bool) -> None:
+def export(
+    models: Sequence[Any], path: Path, *, trained_on_photos: bool, trained_on_mixed: bool
+) -> None:
     """Fold batch norm into the convolutions and save numpy arrays for ``CnnNet``."""
     arrays: dict[str, npt.NDArray[np.generic]] = {}
     for m, model in enumerate(models):
@@ -196,6 +255,8 @@ def export(models: Sequence[Any], path: Path, *, trained_on_photos: bool) -> Non
             arrays[f"m{m}.{k}"] = v.astype(np.float32)
     # Which reference photos the model saw decides which of them measure it honestly.
     arrays["meta_trained_on_photos"] = np.array(int(trained_on_photos))
+    # Whether the training half of the mixed photos (their handwriting) was used.
+    arrays["meta_trained_on_mixed"] = np.array(int(trained_on_mixed))
     savez: Any = np.savez_compressed  # its stub cannot type **arrays
     savez(path, **arrays)
 
@@ -306,13 +367,37 @@ def report(engine: CnnEngine, photos: Sequence[devdata.PhotoCells], label: str) 
     )
 
 
+def report_mixed(engine: CnnEngine, photos: Sequence[devdata.MixedCells]) -> None:
+    """Print how many held-out mixed photos have every cell's digit and kind right."""
+    if not photos:
+        return
+    right = wrong_cells = 0
+    for p in photos:
+        probs = engine.classify_full(p.cells)
+        digit, hand = digits_and_hands(probs)
+        bad = int(((digit != p.digits) | (hand != p.handwritten)).sum())
+        wrong_cells += bad
+        right += bad == 0
+    n = len(photos)
+    print(
+        f"held-out mixed photos: {n}, cells wrong (digit or kind) {wrong_cells} "
+        f"({100 * wrong_cells / (81 * n):.3f}%), fully right {right}/{n}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("weights.npz"))
     parser.add_argument("--photos", choices=["none", "split"], default="none")
-    parser.add_argument("--grids", type=int, default=3000, help="synthetic grids of 27 cells")
-    parser.add_argument("--jitters", type=int, default=3, help="extra cuts of each photo")
-    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument(
+        "--mixed",
+        choices=["none", "split"],
+        default="split",
+        help="handwritten cells of the training half of wicht-mixed-train (default)",
+    )
+    parser.add_argument("--grids", type=int, default=4000, help="synthetic grids of 27 cells")
+    parser.add_argument("--jitters", type=int, default=8, help="extra cuts of each photo")
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--members", type=int, default=2, help="networks averaged")
     parser.add_argument("--threads", type=int, default=2)
@@ -322,11 +407,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = np.random.default_rng(args.seed)
     t0 = time.time()
     fonts = load_fonts()
-    x, y = synthetic_grids(args.grids, fonts, rng)
-    print(f"{len(fonts)} fonts, {len(x)} synthetic cells in {time.time() - t0:.0f} s")
+    hands = load_hand_fonts()
+    x, y = synthetic_grids(args.grids, fonts, rng, hands=hands)
+    print(
+        f"{len(fonts)} fonts, {len(hands)} hands, {len(x)} synthetic cells "
+        f"in {time.time() - t0:.0f} s"
+    )
+    mixed = devdata.load_mixed_photos() if args.mixed == "split" else []
+    mixed_train = [p for p in mixed if not p.held_out]
+    if mixed_train:
+        t1 = time.time()
+        xm, ym = mixed_cells(mixed_train, rng, jitters=args.jitters)
+        print(
+            f"{len(xm)} cells (printed and handwritten) from {len(mixed_train)} mixed photos in "
+            f"{time.time() - t1:.0f} s"
+        )
+        x, y = np.concatenate([x, xm]), np.concatenate([y, ym])
     photos = devdata.load_photos()
+    # The mixed photos are the reference photos with handwriting added: their printed
+    # cells were seen when their half was, so only the other half measures the model.
+    split = args.photos == "split" or bool(mixed_train)
     train_photos = [p for p in photos if not p.held_out] if args.photos == "split" else []
-    held_out = [p for p in photos if p.held_out] if args.photos == "split" else photos
+    held_out = [p for p in photos if p.held_out] if split else photos
     if train_photos:
         t1 = time.time()
         xr, yr = photo_cells(train_photos, rng, jitters=args.jitters)
@@ -337,13 +439,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         fit(x, y, epochs=args.epochs, seed=args.seed + 1000 * m, threads=args.threads)
         for m in range(args.members)
     ]
-    export(models, args.out, trained_on_photos=bool(train_photos))
+    export(
+        models,
+        args.out,
+        trained_on_photos=bool(train_photos or mixed_train),
+        trained_on_mixed=bool(mixed_train),
+    )
     check_export(models, args.out, x[:512])
     size = args.out.stat().st_size
     print(f"wrote {args.out} ({size / 1024:.0f} KiB); total {time.time() - t0:.0f} s")
     engine = CnnEngine(args.out)
-    report(engine, train_photos, "photos trained on")
-    report(engine, held_out, "held-out photos" if args.photos == "split" else "all photos")
+    report(engine, [p for p in photos if not p.held_out] if split else [], "photos trained on")
+    report(engine, held_out, "held-out photos" if split else "all photos")
+    report_mixed(engine, [p for p in mixed if p.held_out])
 
 
 if __name__ == "__main__":
