@@ -428,8 +428,8 @@ def _inks_by_shape(
     cells become ENTRY. Otherwise None: the kinds stay undecided (the colours may split
     something else than print from pen: a few darker digits, or shadow).
     """
-    inked = (CellKind.GIVEN, CellKind.ENTRY)
-    rest = [i for i, k in enumerate(kinds) if k in inked and i not in set(group)]
+    inked, ink = (CellKind.GIVEN, CellKind.ENTRY), set(group)
+    rest = [i for i, k in enumerate(kinds) if k in inked and i not in ink]
     if not group or not rest:
         return None
     written_share = {
@@ -444,7 +444,9 @@ def _inks_by_shape(
         return None
     out = list(kinds)
     for i in group + rest:
-        out[i] = CellKind.ENTRY if i in written else CellKind.GIVEN
+        out[i] = CellKind.GIVEN
+    for i in written:
+        out[i] = CellKind.ENTRY
     return out
 
 

@@ -72,6 +72,26 @@ _WORDS = (
 )  # fmt: skip
 
 
+def write_by_hand(
+    image: npt.NDArray[np.uint8],
+    lattice: npt.NDArray[np.float64],
+    cells: dict[int, int],
+    bgr: tuple[int, int, int],
+) -> None:
+    """Write digits by hand-ish (OpenCV's Hershey face, never trained on) into cells.
+
+    ``cells`` maps a cell (0..80) to its digit; ``lattice`` is the (10, 10, 2) grid of
+    line crossings :func:`render_puzzle_photo` returns; ``image`` is changed in place.
+    """
+    for idx, digit in cells.items():
+        r, c = divmod(idx, 9)
+        centre = lattice[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
+        side = float(np.linalg.norm(lattice[r, c + 1] - lattice[r, c]))
+        origin = (int(centre[0] - 0.2 * side), int(centre[1] + 0.25 * side))
+        thick = max(1, int(side / 20))
+        cv2.putText(image, str(digit), origin, 0, side / 45, bgr, thick, cv2.LINE_AA)
+
+
 @functools.lru_cache(maxsize=1)
 def find_font() -> str | None:
     """Path of a TrueType sans font on this machine (DejaVu Sans preferred), or None."""

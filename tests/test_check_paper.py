@@ -22,7 +22,7 @@ from solver.errors import ExitCode
 from solver.grid import cell_name
 from solver.search import solutions
 
-from .synth import render_puzzle_photo
+from .synth import render_puzzle_photo, write_by_hand
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 GIVENS = [int(ch) for ch in PUZZLE]
@@ -41,14 +41,8 @@ def run(*argv: str) -> tuple[int, str]:
 
 
 def _write(image: npt.NDArray[np.uint8], lattice: npt.NDArray[np.float64]) -> None:
-    """Write ENTRIES by hand-ish (OpenCV's Hershey face) in blue pen into their cells."""
-    for cell, digit in ENTRIES.items():
-        r, c = divmod(cell, 9)
-        centre = lattice[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
-        side = float(np.linalg.norm(lattice[r, c + 1] - lattice[r, c]))
-        origin = (int(centre[0] - 0.2 * side), int(centre[1] + 0.25 * side))
-        thick = max(1, int(side / 20))
-        cv2.putText(image, str(digit), origin, 0, side / 45, BLUE_PEN, thick, cv2.LINE_AA)
+    """Write ENTRIES in blue pen into their cells."""
+    write_by_hand(image, lattice, ENTRIES, BLUE_PEN)
 
 
 @pytest.fixture(scope="module")

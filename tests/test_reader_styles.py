@@ -10,7 +10,7 @@ from scanner.api import read_photo
 from scanner.kinds import CellKind
 from scanner.reading import ReadStatus
 from solver.search import solutions
-from tests.synth import render_puzzle_photo
+from tests.synth import render_puzzle_photo, write_by_hand
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 GIVENS = [int(ch) for ch in PUZZLE]
@@ -20,17 +20,6 @@ GIVENS = [int(ch) for ch in PUZZLE]
 def photo() -> tuple[np.ndarray, np.ndarray]:
     image, _, lattice = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800))
     return image, lattice
-
-
-def _write(image: np.ndarray, lattice: np.ndarray, cells: dict[int, int], bgr: tuple) -> None:
-    """Write digits by hand-ish (OpenCV's Hershey face, never trained on) into cells."""
-    for idx, digit in cells.items():
-        r, c = divmod(idx, 9)
-        centre = lattice[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
-        side = float(np.linalg.norm(lattice[r, c + 1] - lattice[r, c]))
-        origin = (int(centre[0] - 0.2 * side), int(centre[1] + 0.25 * side))
-        thick = max(1, int(side / 20))
-        cv2.putText(image, str(digit), origin, 0, side / 45, bgr, thick, cv2.LINE_AA)
 
 
 def test_a_dark_mode_grid_reads_like_a_light_one(photo) -> None:
@@ -47,7 +36,7 @@ def test_entries_in_another_ink_are_not_givens(photo, ink) -> None:
     empty = [i for i in range(81) if not GIVENS[i]]
     entries = {i: solution[i] for i in empty[::5]}
     written = image.copy()
-    _write(written, lattice, entries, ink)
+    write_by_hand(written, lattice, entries, ink)
     scan = read_photo(written)
     assert scan.status == ReadStatus.OK
     assert scan.givens == GIVENS
@@ -61,7 +50,7 @@ def test_entries_in_black_like_the_print_are_still_read_as_digits(photo) -> None
     # reader's job); the reading must not call them entries on colour grounds.
     image, lattice = photo
     written = image.copy()
-    _write(written, lattice, {0: 4}, (20, 20, 20))
+    write_by_hand(written, lattice, {0: 4}, (20, 20, 20))
     scan = read_photo(written)
     assert scan.kinds[0] != CellKind.ENTRY
 

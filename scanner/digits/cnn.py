@@ -13,8 +13,8 @@ class  meaning
 10     ROTATED: a digit turned a quarter or half way
 11-19  handwritten digit d (class ``HAND_BASE + d``)
 =====  ===========================================
- Three
-3x3 convolutions with max pooling, then two dense layers (~90k parameters); batch norm
+
+Three 3x3 convolutions with max pooling, then two dense layers (~90k parameters); batch norm
 is folded into the convolutions when the weights are exported, so inference is a
 handful of matrix products and never needs PyTorch. The bundled weights hold two such
 networks trained from different seeds; their probabilities are averaged, which evens
