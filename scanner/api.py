@@ -26,7 +26,7 @@ from .digits.base import turn_cells
 from .digits.cnn import CnnEngine, fold_rotated, hand_share
 from .digits.preprocess import ink_maps_and_gains
 from .geometry import GridGeometry
-from .kinds import CellKind, cell_kinds, pencil_like
+from .kinds import CellKind, cell_kinds, pencil_like, print_twins
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
 from .quality import diagnose, washed_out
@@ -304,14 +304,24 @@ def _scan_grid(
     """Classify and revise the digits of one located grid (``ink``: dark on light)."""
     rotation, oriented, probs, hand, cells, maps = _read_cells(ink, geometry, engine)
     handwritten_page = _holds_handwriting(hand[probs[:, 0] < 0.5])
+    shares = hand.copy()
+    # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
+    perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
+    twins = np.zeros(81, dtype=bool)
     if handwritten_page:
+        # A digit whose shape is not sure it is written and that is a copy of a surely
+        # printed one is print, whatever its colour seemed (a page without handwriting
+        # may be an app's entries in the givens' font: there colour alone tells). A
+        # written 1 is a copy of a printed one often enough that a sure shape wins.
+        top = probs.argmax(axis=1)
+        sure_digit = np.where(probs[np.arange(81), top] >= INKED, top, 0)
+        twins = print_twins(maps[perm], sure_digit, hand < HAND_SURE, hand <= 1 - HAND_SURE)
+        hand = np.where(twins, 0.0, hand)
         # The shares spread wider than the kinds do: a quarter or less is print, three
         # quarters or more is hand; only what lies between is in doubt.
         hand = np.clip((hand - HAND_DOUBT[0]) / (HAND_DOUBT[1] - HAND_DOUBT[0]), 0.0, 1.0)
     else:
         hand = np.zeros_like(hand)
-    # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
-    perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
     cut_kinds, undecided = cell_kinds(loaded.image, geometry, cells, digit)
@@ -322,9 +332,15 @@ def _scan_grid(
     second_ink = [int(turned[c]) for c in undecided] or [
         i for i, k in enumerate(kinds) if k == CellKind.ENTRY
     ]
-    by_shape = _inks_by_shape(kinds, second_ink, hand) if second_ink else None
+    by_shape = _inks_by_shape(kinds, second_ink, hand, shares) if second_ink else None
     if by_shape is not None:
         kinds, undecided = by_shape, []
+    elif undecided and handwritten_page:
+        # The colours split something else than print from pen (a few darker prints,
+        # two shades of one red) while the shapes already tell written from printed, as
+        # on a page in one ink: the shapes decide.
+        undecided = []
+    kinds = [CellKind.GIVEN if twins[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)]
     # Small marks off the middle are pencil candidates (printed or written) more likely
     # than a digit: "empty" leads, and the puzzle's rules may still restore a given.
     busy = np.flatnonzero(digit)
@@ -417,16 +433,18 @@ def _holds_handwriting(hand: FloatArray) -> bool:
 
 
 def _inks_by_shape(
-    kinds: list[CellKind], group: list[int], hand: FloatArray
+    kinds: list[CellKind], group: list[int], hand: FloatArray, shares: FloatArray
 ) -> list[CellKind] | None:
     """Kinds for two inks, the written one told from the printed one by shape.
 
     ``group`` holds the digit cells of one ink, the other digit cells (kind GIVEN or
-    ENTRY) are the other ink; ``hand`` is each cell's handwriting share. When nearly all of one
-    ink's digits look written and nearly all of the other's printed (a share of
-    ``_SHAPE_VOTE`` of either ink may disagree), the written ink is the person's: its
-    cells become ENTRY. Otherwise None: the kinds stay undecided (the colours may split
-    something else than print from pen: a few darker digits, or shadow).
+    ENTRY) are the other ink; ``hand`` is each cell's handwriting share as rescaled for
+    the page, ``shares`` as the network gave it. When nearly all of one ink's digits
+    look written and nearly all of the other's printed (a share of ``_SHAPE_VOTE`` of
+    either ink may disagree), the written ink is the person's: its cells become ENTRY,
+    except those whose shape is sure of the other kind (``HAND_SURE``). Otherwise None:
+    the kinds stay undecided (the colours may split something else than print from
+    pen: a few darker digits, or shadow).
     """
     inked, ink = (CellKind.GIVEN, CellKind.ENTRY), set(group)
     rest = [i for i, k in enumerate(kinds) if k in inked and i not in ink]
@@ -447,6 +465,13 @@ def _inks_by_shape(
         out[i] = CellKind.GIVEN
     for i in written:
         out[i] = CellKind.ENTRY
+    # The few that the vote overrode keep the kind their shape is sure of: the colours
+    # of one ink spread wider than the shapes of print and pen do.
+    for i in group + rest:
+        if shares[i] <= 1 - HAND_SURE:
+            out[i] = CellKind.GIVEN
+        elif shares[i] >= HAND_SURE:
+            out[i] = CellKind.ENTRY
     return out
 
 

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
+from PIL import Image, ImageDraw
 
 from benchmarks.bench_mixed import mistakes_of
-from scanner.api import ScanResult, read_photo
+from scanner.api import ScanResult, _inks_by_shape, read_photo
 from scanner.digits import devdata, synth
 from scanner.digits.cnn import CnnEngine, digits_and_hands
+from scanner.digits.preprocess import ink_maps_and_gains
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind
+from scanner.kinds import CellKind, print_twins
 from scanner.reading import ReadStatus
 from solver.generate import generate
 from solver.search import solutions
@@ -22,6 +27,7 @@ from tests.synth import (
     PEN_INKS,
     STRESS_STYLES,
     HandPen,
+    _font,
     find_font,
     render_stress_page,
 )
@@ -181,3 +187,78 @@ def test_mixed_photos_read_and_swapped_entries_are_the_mistakes(
             assert again.givens == scan.givens
             assert mistakes_of(again) == sorted([a, b]), photo.name
     assert read >= 4  # 5 of these 6 were read when the weights were made
+
+
+# Print twins: a puzzle's givens are one glyph per digit; handwriting never repeats.
+
+
+def _cell(
+    draw: Callable[[npt.NDArray[np.uint8]], None], shift: tuple[int, int]
+) -> npt.NDArray[np.uint8]:
+    """A 64-pixel cell, light paper with ``draw``'s dark ink, moved by ``shift`` pixels."""
+    cell = np.full((64, 64), 235, dtype=np.uint8)
+    draw(cell)
+    m = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]]])
+    return np.asarray(cv2.warpAffine(cell, m, (64, 64), borderValue=235), dtype=np.uint8)
+
+
+def _printed(digit: int) -> Callable[[npt.NDArray[np.uint8]], None]:
+    def draw(cell: npt.NDArray[np.uint8]) -> None:
+        image = Image.fromarray(cell)
+        font = _font(None, 40)
+        ImageDraw.Draw(image).text((32, 32), str(digit), fill=30, font=font, anchor="mm")
+        cell[:] = np.asarray(image)
+
+    return draw
+
+
+def _written(digit: int, slant: float) -> Callable[[npt.NDArray[np.uint8]], None]:
+    def draw(cell: npt.NDArray[np.uint8]) -> None:
+        cv2.putText(cell, str(digit), (18, 48), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 1.5, 30, 2)
+        m = np.array([[1.0, slant, -32 * slant], [0.0, 1.0, 0.0]])
+        cell[:] = cv2.warpAffine(cell, m, (64, 64), borderValue=235)
+
+    return draw
+
+
+def test_a_copy_of_a_printed_digit_is_its_twin_and_a_written_one_is_not() -> None:
+    # Cells: 0 and 1 printed 7s (the references), 2 a printed 7 moved by a pixel or
+    # two, 3 and 4 written 7s (OpenCV's script face, upright and slanted back), 5 a
+    # printed 4 (no printed 4 to be the twin of).
+    cells = np.stack(
+        [
+            _cell(_printed(7), (0, 0)),
+            _cell(_printed(7), (3, -2)),
+            _cell(_printed(7), (-1, 2)),
+            _cell(_written(7, 0.0), (0, 0)),
+            _cell(_written(7, -0.2), (2, 1)),
+            _cell(_printed(4), (0, 0)),
+        ]
+        + [np.full((64, 64), 235, dtype=np.uint8)] * 75
+    )
+    ink, _ = ink_maps_and_gains(cells)
+    digits = np.array([7, 7, 7, 7, 7, 4] + [0] * 75)
+    printed = np.array([True, True] + [False] * 79)
+    twins = print_twins(ink, digits, digits > 0, printed)
+    # The references are each other's twins (harmless: they are print already).
+    assert twins[:6].tolist() == [True, True, True, False, False, False]
+    # Without a printed reference of its value a copy has nothing to be the twin of.
+    assert not print_twins(ink, digits, digits > 0, np.zeros(81, dtype=bool)).any()
+
+
+def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() -> None:
+    # Colour put cells 0-3 in one ink and 4-19 in the other. 0-3 read as print and
+    # 4-18 as written, so the second ink is the person's; cell 19, in that ink by
+    # colour, is surely print by shape (a tenth of an ink may disagree with the vote).
+    kinds = [CellKind.GIVEN] * 20 + [CellKind.EMPTY] * 61
+    shares = np.zeros(81)
+    shares[4:19] = 0.99
+    shares[19] = 0.02
+    hand = np.clip((shares - 0.25) / 0.5, 0.0, 1.0)
+    out = _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares)
+    assert out is not None
+    assert out[:20] == [CellKind.GIVEN] * 4 + [CellKind.ENTRY] * 15 + [CellKind.GIVEN]
+    # Shapes that disagree with the colours more than that leave the kinds undecided.
+    shares[17:19] = 0.02
+    hand = np.clip((shares - 0.25) / 0.5, 0.0, 1.0)
+    assert _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares) is None
