@@ -3,8 +3,9 @@
 Each digit is rendered flat (Pillow, anti-aliased, shipped font) as an alpha tile that
 stands for its cell in grid coordinates, then warped into the photo through that cell's
 own homography (so a bent page bends the digits with it) on the cell's bounding-box ROI,
-and blended in its technique family's colour. Only one channel is warped per cell and
-glyphs are cached, so a full photo takes a few milliseconds.
+and blended in its technique family's colour, with the technique's code in a tab in the
+cell's corner (a badge). Only one channel is warped per tile and glyphs are cached, so
+a full photo takes a few milliseconds.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 import cv2
 import numpy as np
@@ -24,11 +26,13 @@ from solver.solve import SolveResult
 
 from .legend import (
     MISTAKE_COLOUR,
+    STRIP_MIN_FONT_PX,
     Box,
     LegendEntry,
     bgr,
     draw_legend,
     legend_entries,
+    legend_strip,
     load_font,
     solved_cells,
     technique_code,
@@ -39,12 +43,37 @@ UInt8Array = npt.NDArray[np.uint8]
 FloatArray = npt.NDArray[np.float64]
 
 DIGIT_HEIGHT = 0.68  # ink height of a digit, as a fraction of the cell
-LABELLED_DIGIT_HEIGHT = 0.60  # smaller when a code label shares the cell
-LABEL_HEIGHT = 0.17  # cap height of the code label
+# With a technique badge (the default): a filled tab in the family colour in the
+# cell's top-left corner, the code knocked out of it in white, the digit smaller below
+# and right of it, and a white halo around both so they stay legible on a shadow.
+BADGED_DIGIT_HEIGHT = 0.54
+BADGE_TEXT_HEIGHT = 0.24  # cap height of the code: ~10 px in a 640x480 photo's cell
+BADGE_PAD = 0.045  # the tab's margin around the code
+BADGE_INSET = 0.08  # the tab's distance from the cell's edges: the halo stays inside
+HALO = 0.04  # the halo's width
+HALO_ALPHA = 0.8  # how opaque the halo is: the paper still shows through a little
+BADGE_TEXT_COLOUR: tuple[int, int, int] = (255, 255, 255)
 # The ring around a wrong entry: its middle line's radius and its width, as fractions of
 # the cell (the outer edge stays 0.05 of a cell inside the cell, around a written digit).
 RING_RADIUS = 0.405
 RING_WIDTH = 0.09
+
+
+class LegendPlace(StrEnum):
+    """Where the legend went."""
+
+    PHOTO = "photo"  # into free space of the photo, beside the grid
+    STRIP = "strip"  # into a strip added below the photo (the grid fills the photo)
+    NONE = "none"  # nowhere: nothing to list, or no room and the size was to be kept
+
+    @property
+    def text(self) -> str:
+        """Where the legend went, for the output line."""
+        return {
+            LegendPlace.PHOTO: "in the photo, beside the grid",
+            LegendPlace.STRIP: "in a strip added below the photo (the grid fills it)",
+            LegendPlace.NONE: "not drawn",
+        }[self]
 
 
 @dataclass(frozen=True)
@@ -58,15 +87,18 @@ class Annotation:
     cells : tuple of int
         The cells that received a digit.
     legend_box : Box or None
-        The pixels the legend may have changed (None: no legend drawn).
+        The pixels of the photo the legend may have changed (None: not in the photo).
     rings : tuple of int
         The cells of wrong entries that were ringed.
+    legend_place : LegendPlace
+        Where the legend went; with ``STRIP`` the image is taller than the photo.
     """
 
     image: UInt8Array
     cells: tuple[int, ...]
     legend_box: Box | None
     rings: tuple[int, ...] = ()
+    legend_place: LegendPlace = LegendPlace.NONE
 
 
 @functools.lru_cache(maxsize=4096)
@@ -99,30 +131,72 @@ def _paste_max(tile: UInt8Array, glyph: UInt8Array, cx: float, cy: float) -> Non
         np.maximum(region, glyph[y0 - y : y1 - y, x0 - x : x1 - x], out=region)
 
 
+def _frame(tile: UInt8Array) -> UInt8Array:
+    """Clear a tile's 1-px border and freeze it (tiles are cached and shared)."""
+    # An empty frame: bilinear sampling then never drags ink across the cell edge.
+    tile[[0, -1], :] = 0
+    tile[:, [0, -1]] = 0
+    tile.flags.writeable = False
+    return tile
+
+
 @functools.lru_cache(maxsize=2048)
-def cell_tile(digit: int, size: int, label: str = "") -> UInt8Array:
-    """The alpha tile (size, size) uint8 of one cell: the digit centred, the label top-left.
+def cell_tile(digit: int, size: int) -> UInt8Array:
+    """The alpha tile (size, size) uint8 of one cell: the digit centred.
 
     The tile covers the whole cell, grid coordinates ``[0, 1]^2``, so the caller maps it
     with the cell's homography; ink keeps a margin from the edges so nothing leaks
     into neighbouring cells.
     """
     tile = np.zeros((size, size), np.uint8)
-    if label:
-        glyph = _glyph(str(digit), max(1, round(LABELLED_DIGIT_HEIGHT * size)), True)
-        _paste_max(tile, glyph, 0.55 * size, 0.56 * size)
-        lab = _glyph(label, max(1, round(LABEL_HEIGHT * size)), False)
-        lx = 0.07 * size + lab.shape[1] / 2
-        ly = 0.07 * size + lab.shape[0] / 2
-        _paste_max(tile, lab, lx, ly)
-    else:
-        glyph = _glyph(str(digit), max(1, round(DIGIT_HEIGHT * size)), True)
-        _paste_max(tile, glyph, 0.5 * size, 0.5 * size)
-    # A 1-px empty frame: bilinear sampling then never drags ink across the cell edge.
-    tile[[0, -1], :] = 0
-    tile[:, [0, -1]] = 0
-    tile.flags.writeable = False  # cached: shared between calls
-    return tile
+    glyph = _glyph(str(digit), max(1, round(DIGIT_HEIGHT * size)), True)
+    _paste_max(tile, glyph, 0.5 * size, 0.5 * size)
+    return _frame(tile)
+
+
+@dataclass(frozen=True)
+class BadgeTiles:
+    """The three alpha tiles (size, size) of a cell with a technique badge, drawn in
+    order: ``halo`` in white, ``ink`` (the tab and the digit) in the family colour,
+    ``code`` (knocked out of the tab) in ``BADGE_TEXT_COLOUR``."""
+
+    halo: UInt8Array
+    ink: UInt8Array
+    code: UInt8Array
+
+
+@functools.lru_cache(maxsize=2048)
+def badge_tiles(digit: int, size: int, code: str) -> BadgeTiles:
+    """The tiles of a digit with its technique's code in a tab in the top-left corner.
+
+    Like :func:`cell_tile` they cover the whole cell, so the cell's homography draws the
+    tab in perspective; everything is sized from the cell, so the code is as legible on
+    a 640x480 photo as the cell allows.
+    """
+    text = _glyph(code, max(1, round(BADGE_TEXT_HEIGHT * size)), True)
+    pad, inset = BADGE_PAD * size, BADGE_INSET * size
+    # A long code is squeezed to fit the tab within the cell.
+    room = size - 2 * inset - 2 * pad
+    if text.shape[1] > room:
+        squeezed = (max(1, int(room)), text.shape[0])
+        text = np.asarray(cv2.resize(text, squeezed, interpolation=cv2.INTER_AREA), np.uint8)
+    tab_w, tab_h = text.shape[1] + 2 * pad, text.shape[0] + 2 * pad
+    ink = np.zeros((size, size), np.uint8)
+    x0, y0 = round(inset), round(inset)
+    x1, y1 = round(inset + tab_w), round(inset + tab_h)
+    cv2.rectangle(ink, (x0, y0), (x1 - 1, y1 - 1), 255, -1)
+    code_tile = np.zeros((size, size), np.uint8)
+    _paste_max(code_tile, text, (x0 + x1) / 2, (y0 + y1) / 2)
+    # The digit fills the rest: below the tab, nudged right.
+    glyph = _glyph(str(digit), max(1, round(BADGED_DIGIT_HEIGHT * size)), True)
+    top = y1 + 0.02 * size
+    cy = max(0.5 * size, top + glyph.shape[0] / 2)
+    cy = min(cy, size - inset - glyph.shape[0] / 2)
+    _paste_max(ink, glyph, 0.56 * size, cy)
+    width = max(1, round(HALO * size))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * width + 1, 2 * width + 1))
+    halo = (cv2.dilate(ink, kernel).astype(np.float32) * HALO_ALPHA).astype(np.uint8)
+    return BadgeTiles(_frame(halo), _frame(ink), _frame(code_tile))
 
 
 @functools.lru_cache(maxsize=256)
@@ -138,11 +212,7 @@ def ring_tile(size: int) -> UInt8Array:
     radius = round(RING_RADIUS * size * scale)
     width = max(scale, round(RING_WIDTH * size * scale))
     cv2.circle(big, centre, radius, 255, width, cv2.LINE_8)
-    tile = np.asarray(cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA), np.uint8)
-    tile[[0, -1], :] = 0
-    tile[:, [0, -1]] = 0
-    tile.flags.writeable = False  # cached: shared between calls
-    return tile
+    return _frame(np.asarray(cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA), np.uint8))
 
 
 def _tile_sizes(geometry: GridGeometry) -> npt.NDArray[np.int64]:
@@ -205,7 +275,7 @@ def draw_digits(
     geometry: GridGeometry,
     result: SolveResult,
     *,
-    labels: bool = False,
+    badges: bool = True,
     check: EntryCheck | None = None,
 ) -> tuple[int, ...]:
     """Draw the solved digits into ``image`` in place; return the cells drawn.
@@ -218,17 +288,25 @@ def draw_digits(
         The lattice of the grid in this image.
     result : SolveResult
         Cells empty in ``result.givens`` with a value in ``result.grid`` are drawn.
-    labels : bool, keyword-only
-        Also write the placing technique's short code in the cell's top-left corner.
+    badges : bool, keyword-only
+        Mark each digit with its technique's code in a tab in the cell's top-left
+        corner (:func:`badge_tiles`); False draws the digits alone.
     check : EntryCheck, keyword-only
         The person's entries: their cells get no digit (they hold one already).
     """
     drawn = []
     sizes = _tile_sizes(geometry)
     for cell, digit, tech_id in solved_cells(result, check):
-        label = technique_code(tech_id) if labels and tech_id is not None else ""
-        tile = cell_tile(digit, int(sizes.flat[cell]), label)
-        if _blend_cell(image, geometry, cell, tile, bgr(technique_colour(tech_id))):
+        colour = bgr(technique_colour(tech_id))
+        size = int(sizes.flat[cell])
+        if not badges or tech_id is None:
+            if _blend_cell(image, geometry, cell, cell_tile(digit, size), colour):
+                drawn.append(cell)
+            continue
+        tiles = badge_tiles(digit, size, technique_code(tech_id))
+        if _blend_cell(image, geometry, cell, tiles.halo, (255, 255, 255)):
+            _blend_cell(image, geometry, cell, tiles.ink, colour)
+            _blend_cell(image, geometry, cell, tiles.code, bgr(BADGE_TEXT_COLOUR))
             drawn.append(cell)
     return tuple(drawn)
 
@@ -270,8 +348,9 @@ def compose(
     geometry: GridGeometry,
     result: SolveResult,
     *,
-    labels: bool = False,
+    badges: bool = True,
     legend: bool = True,
+    extend: bool = True,
     check: EntryCheck | None = None,
 ) -> Annotation:
     """Annotate a copy of the photo and report what was drawn where.
@@ -285,10 +364,15 @@ def compose(
         (for a lattice found on a downscaled copy).
     result : SolveResult
         The solve; a partial (stuck) one draws the digits logic did place.
-    labels : bool, keyword-only
-        Write each technique's short code small in a corner of its cells.
+    badges : bool, keyword-only
+        Mark each digit with its technique's code in a tab in a corner of its cell
+        (the default); False draws the digits alone.
     legend : bool, keyword-only
         Draw the legend (colour, technique, count) in free space beside the grid.
+    extend : bool, keyword-only
+        Where the grid leaves no free space, add a strip below the photo for the legend
+        (:func:`overlay.legend.legend_strip`); False keeps the photo's size and leaves
+        the legend out (the sheet and the report still carry it).
     check : EntryCheck, keyword-only
         The person's entries checked against the solution: their cells get no digit,
         the wrong ones a ring, and the legend a line ``2 of 31 entries wrong``.
@@ -303,10 +387,24 @@ def compose(
     geo = fit_geometry(geometry, out.shape[1], out.shape[0])
     # Legend first: where the photo has no free room, the digits stay on top of it.
     entries = legend_entries(result, check)
-    box = draw_legend(out, geo, entries, codes=labels) if legend else None
-    cells = draw_digits(out, geo, result, labels=labels, check=check)
+    box = draw_legend(out, geo, entries, codes=badges) if legend else None
+    cells = draw_digits(out, geo, result, badges=badges, check=check)
     rings = draw_rings(out, geo, check) if check is not None else ()
-    return Annotation(out, cells, box, rings)
+    place = LegendPlace.PHOTO if box is not None else LegendPlace.NONE
+    if legend and entries and box is None and extend:
+        strip = legend_strip(entries, out.shape[1], codes=badges, font_px=_strip_px(geo))
+        out = _below(out, strip)
+        place = LegendPlace.STRIP
+    return Annotation(out, cells, box, rings, place)
+
+
+def _strip_px(geometry: GridGeometry) -> int:
+    """The strip legend's text size: about a third of a cell, as in the photo."""
+    return max(STRIP_MIN_FONT_PX, round(0.3 * float(np.median(_tile_sizes(geometry)))))
+
+
+def _below(image: UInt8Array, strip: UInt8Array) -> UInt8Array:
+    return np.ascontiguousarray(np.vstack([image, strip]))
 
 
 def annotate(
@@ -314,8 +412,9 @@ def annotate(
     geometry: GridGeometry,
     result: SolveResult,
     *,
-    labels: bool = False,
+    badges: bool = True,
     check: EntryCheck | None = None,
+    extend: bool = True,
 ) -> UInt8Array:
     """The photo with the missing digits written into their cells, in perspective.
 
@@ -327,18 +426,22 @@ def annotate(
         The grid's lattice in this photo.
     result : SolveResult
         The solve of the grid read from the photo.
-    labels : bool, keyword-only
-        Also write each technique's short code small in a corner of its cells.
+    badges : bool, keyword-only
+        Mark each digit with its technique's code in a tab in a corner of its cell
+        (the default); False draws the digits alone.
     check : EntryCheck, keyword-only
         The person's entries: left as written, the wrong ones ringed.
+    extend : bool, keyword-only
+        As in :func:`compose`: a strip below the photo for a legend with no free space.
 
     Returns
     -------
     (H, W, 3) uint8 array
         A new BGR image: solved digits in their technique family's colour, wrong entries
-        ringed, and a legend in free space; givens and everything else untouched.
+        ringed, and a legend in free space (or in a strip below: then taller); givens
+        and everything else untouched.
     """
-    return compose(image, geometry, result, labels=labels, check=check).image
+    return compose(image, geometry, result, badges=badges, check=check, extend=extend).image
 
 
 def merge_entries(groups: Sequence[Sequence[LegendEntry]]) -> list[LegendEntry]:
@@ -358,8 +461,9 @@ def annotate_page(
     image: UInt8Array,
     grids: Sequence[tuple[GridGeometry, SolveResult]],
     *,
-    labels: bool = False,
+    badges: bool = True,
     checks: Sequence[EntryCheck | None] = (),
+    extend: bool = True,
 ) -> UInt8Array:
     """A page with every solved grid drawn in and one legend clear of all of them.
 
@@ -369,11 +473,14 @@ def annotate_page(
         The upright page, BGR. Not modified.
     grids : sequence of (GridGeometry, SolveResult)
         Each grid's lattice in this image and its solve (stuck solves draw what was placed).
-    labels : bool, keyword-only
-        Write each technique's short code small in a corner of its cells.
+    badges : bool, keyword-only
+        Mark each digit with its technique's code in a tab in a corner of its cell
+        (the default); False draws the digits alone.
     checks : sequence of EntryCheck or None, keyword-only
         Each grid's entries checked (as in :func:`compose`), in the order of ``grids``;
         empty or None for grids without.
+    extend : bool, keyword-only
+        As in :func:`compose`: a strip below the page for a legend with no free space.
 
     Returns
     -------
@@ -388,9 +495,14 @@ def annotate_page(
         raise ValueError(f"{len(grids)} grids but {len(per_grid)} entry checks")
     geos = [fit_geometry(g, out.shape[1], out.shape[0]) for g, _ in grids]
     groups = [legend_entries(r, c) for (_, r), c in zip(grids, per_grid, strict=True)]
-    draw_legend(out, geos[0], merge_entries(groups), codes=labels, others=geos[1:])
+    entries = merge_entries(groups)
+    box = draw_legend(out, geos[0], entries, codes=badges, others=geos[1:])
     for geo, (_, result), check in zip(geos, grids, per_grid, strict=True):
-        draw_digits(out, geo, result, labels=labels, check=check)
+        draw_digits(out, geo, result, badges=badges, check=check)
         if check is not None:
             draw_rings(out, geo, check)
+    if entries and box is None and extend:
+        out = _below(
+            out, legend_strip(entries, out.shape[1], codes=badges, font_px=_strip_px(geos[0]))
+        )
     return out

@@ -35,26 +35,31 @@ FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
 FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 
-# Saturated, mid-dark hues: they stand out from black/grey print on white or yellowish
-# paper and stay readable when printed. Families without an entry get FALLBACK_COLOUR.
+# One colour per family of the registry (``solver.techniques``; a test checks every
+# family has one). Eleven colours cannot all be vivid for a red-green colour-blind eye,
+# so they were chosen by a max-min search over sRGB (L* 25-68, so they read on white
+# paper) for the largest smallest CIE76 difference between any two of them, and to the
+# givens' black and the mistake ring's magenta, seen normally and under simulated
+# deuteranopia and protanopia (Machado et al. 2009): 25 or more in all three. The
+# technique's code badge in the cell tells the technique apart within a family.
 FAMILY_COLOURS: dict[str, RGB] = {
-    "singles": (30, 80, 210),  # deep blue
-    "intersections": (0, 140, 70),  # green
-    "subsets": (235, 120, 0),  # orange
-    "fish": (200, 0, 160),  # magenta
-    "single-digit": (125, 60, 215),  # violet
-    "wings": (220, 30, 30),  # red
-    "chains": (0, 150, 170),  # teal
-    "colouring": (0, 160, 230),  # azure
-    "coloring": (0, 160, 230),
-    "uniqueness": (150, 95, 25),  # brown
-    "als": (110, 130, 0),  # olive
-    "forcing": (160, 0, 70),  # wine
+    "singles": (0, 0, 255),  # blue
+    "intersections": (225, 150, 30),  # amber
+    "subsets": (135, 105, 0),  # mustard
+    "fish": (225, 120, 210),  # orchid
+    "single-digit": (120, 60, 165),  # purple
+    "wings": (135, 60, 75),  # maroon
+    "chains": (75, 0, 180),  # indigo
+    "colouring": (225, 135, 165),  # rose
+    "uniqueness": (75, 60, 0),  # dark olive
+    "als": (105, 30, 90),  # plum
+    "last-resort": (180, 165, 105),  # khaki
 }
 FALLBACK_COLOUR: RGB = (200, 70, 120)  # raspberry: unknown families still stand out
 GIVEN_COLOUR: RGB = (0, 0, 0)
 # The ring around a person's wrong entry: pure magenta, brighter than every family colour
-# (ΔE ~40 from the fish family's, the nearest) and drawn as a ring, never as a digit.
+# (CIE76 51 or more seen normally, 25 or more under simulated deuteranopia and
+# protanopia) and drawn as a ring, never as a digit.
 MISTAKE_COLOUR: RGB = (255, 0, 255)
 TEXT_COLOUR: RGB = (40, 40, 40)
 
@@ -124,13 +129,14 @@ def solved_cells(
     out: list[tuple[int, int, str | None]] = []
     values = result.grid.values
     written = check.entries if check is not None else (0,) * 81
+    # The one attribution (``Placement``): the rule that unlocked the digit, not only
+    # the single that wrote it.
+    credited = {p.cell: p.technique for p in result.placements()}
     for cell in range(81):
         digit = values[cell]
         if result.givens[cell] or not digit or written[cell]:
             continue
-        # Credit the rule that unlocked the digit, not only the single that wrote it.
-        tech = result.credited_technique(cell)
-        out.append((cell, digit, tech))
+        out.append((cell, digit, credited.get(cell)))
     return out
 
 
@@ -565,6 +571,51 @@ def draw_legend(
     tile = render_legend(entries, font_px=px, columns=cols, codes=codes)
     blend_rgba(image, tile, box.x0, box.y0)
     return box
+
+
+# The strip added below a photo whose grid leaves no free space for the legend.
+STRIP_PAPER: RGB = (250, 250, 248)
+STRIP_MIN_FONT_PX = 11
+
+
+def legend_strip(
+    entries: Sequence[LegendEntry], width: int, *, codes: bool = False, font_px: int = 16
+) -> UInt8Array:
+    """A strip (h, ``width``, 3) BGR holding the legend, to go below a photo.
+
+    Where the grid fills the photo there is no free space for the legend, and a legend
+    drawn over the grid would hide digits: the legend goes into a strip of its own
+    instead. The text starts at ``font_px`` and shrinks (never under
+    ``STRIP_MIN_FONT_PX``) until the most columns that fit the width hold it; what
+    still does not fit is laid out in more rows.
+
+    Parameters
+    ----------
+    entries : sequence of LegendEntry
+        Not empty.
+    width : int
+        The photo's width in pixels.
+    """
+    if not entries:
+        raise ValueError("no legend entries")
+    margin = max(4, font_px // 2)
+    room = max(1, width - 2 * margin)
+    for px in range(max(font_px, STRIP_MIN_FONT_PX), STRIP_MIN_FONT_PX - 1, -1):
+        fits = [
+            c for c in range(len(entries), 0, -1) if _layout(entries, px, c, codes).size[0] <= room
+        ]
+        if fits:
+            break
+    cols = fits[0] if fits else 1
+    tile = render_legend(entries, font_px=px, columns=cols, codes=codes)
+    if tile.shape[1] > room:  # narrower than one entry: scale the legend down
+        scale = room / tile.shape[1]
+        size = (room, max(1, round(tile.shape[0] * scale)))
+        tile = np.asarray(cv2.resize(tile, size, interpolation=cv2.INTER_AREA), np.uint8)
+    strip = np.empty((tile.shape[0] + 2 * margin, width, 3), np.uint8)
+    strip[:] = bgr(STRIP_PAPER)
+    blend_rgba(strip, tile, (width - tile.shape[1]) // 2, margin)
+    return strip
 
 
 def _box_meets_grid(shape: tuple[int, ...], box: Box, geometry: GridGeometry) -> bool:

@@ -265,12 +265,14 @@ def _encode_photo(image: npt.NDArray[np.uint8], max_side: int = 1600) -> str:
 
 
 def _summary_table(result: SolveResult) -> str:
-    """Steps and placed digits per technique, simplest first."""
+    """Steps and the digits credited (``SolveResult.placements``) per technique, simplest
+    first: the counts of the photo's legend."""
     steps: dict[str, int] = {}
     placed: dict[str, int] = {}
     for s in result.steps:
         steps[s.technique] = steps.get(s.technique, 0) + 1
-        placed[s.technique] = placed.get(s.technique, 0) + len(s.placements)
+    for p in result.placements():
+        placed[p.technique] = placed.get(p.technique, 0) + 1
     if not steps:
         return ""
     rows = []
@@ -282,7 +284,7 @@ def _summary_table(result: SolveResult) -> str:
         chip = f'<span class="chip" style="background:{_hex(technique_colour(tid))}">'
         rows.append(
             f"<tr><td>{chip}{html.escape(code)}</span>{html.escape(name)}</td>"
-            f'<td class="n">{steps[tid]}</td><td class="n">{placed[tid]}</td></tr>'
+            f'<td class="n">{steps[tid]}</td><td class="n">{placed.get(tid, 0)}</td></tr>'
         )
     return (
         "<table><thead><tr><th>Technique</th><th>Steps</th><th>Digits placed</th></tr>"
@@ -299,10 +301,7 @@ def render_report(
     """The report as an HTML string (see :func:`write_report`)."""
     esc = html.escape
     givens = result.givens
-    placed_colour: dict[int, str] = {}
-    for c, idx in enumerate(result.placed_by):
-        if idx is not None and idx < len(result.steps) and not givens[c]:
-            placed_colour[c] = _hex(technique_colour(result.credited_technique(c) or ""))
+    placed_colour = {p.cell: _hex(technique_colour(p.technique)) for p in result.placements()}
 
     n_placed = sum(1 for c in range(81) if result.grid.values[c] and not givens[c])
     meta = [f"Status: {esc(result.status)}"]

@@ -186,7 +186,7 @@ def plan_pages(sources: Sequence[str], outdir: Path, *, fmt: str) -> list[PageTa
 class BatchOptions:
     engine: str
     fmt: str = "png"
-    labels: bool = False
+    badges: bool = True
     dpi: int = 200
     uniqueness: bool = True
 
@@ -343,7 +343,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
         page = scans[0].loaded.image
         if page.ndim == 2:
             page = np.asarray(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-        annotated = annotate_page(page, drawn, labels=options.labels, checks=checks)
+        annotated = annotate_page(page, drawn, badges=options.badges, checks=checks)
         encoded = encode_image(annotated, task.output)
         for rec in records:
             if rec["status"] in (SOLVED, STUCK):

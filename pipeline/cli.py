@@ -17,6 +17,7 @@ from solver import errors
 from solver.check import EntryCheck, check_entries, position_hint
 from solver.errors import ExitCode, SudokuScanError
 from solver.grid import cell_name
+from solver.hints import HintLevel, hint_dict, hint_text
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 from solver.steps import Technique
 
@@ -98,6 +99,12 @@ def _parse_entries(text: str, givens: Sequence[int]) -> list[int]:
 def _check_reveal(args: argparse.Namespace) -> None:
     if args.reveal and not args.hint:
         raise errors.BadArgsError("--reveal only goes with --hint")
+    if args.level is not None and not args.hint:
+        raise errors.BadArgsError("--level only goes with --hint")
+
+
+def _hint_level(args: argparse.Namespace) -> HintLevel:
+    return HintLevel(args.level) if args.level is not None else HintLevel.ANSWER
 
 
 def _position_hint(
@@ -126,7 +133,12 @@ def _position_hint(
             out.write(f"{message}\n")
         return STATUS_EXIT[status]
     found = position_hint(
-        givens, check, techniques=order, uniqueness=not args.no_uniqueness, reveal=args.reveal
+        givens,
+        check,
+        techniques=order,
+        uniqueness=not args.no_uniqueness,
+        reveal=args.reveal,
+        level=_hint_level(args),
     )
     if args.json:
         _emit({**head, "status": "ok", **found.to_dict()}, out)
@@ -169,7 +181,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
                 obj: dict[str, object] = {"status": status if status != SOLVED else "ok"}
                 if many:
                     obj["source"] = source
-                obj["hint"] = step.to_dict() if step else None
+                obj["hint"] = hint_dict(step, _hint_level(args)) if step else None
                 if message:
                     obj["message"] = message
                 _emit(obj, out)
@@ -178,7 +190,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             elif step is None:
                 out.write("no step found: the puzzle is solved or beyond these techniques\n")
             else:
-                out.write(step.text + "\n")
+                out.write(hint_text(step, _hint_level(args)) + "\n")
             # A valid puzzle with no step available counts as stuck.
             worst = max(worst, STATUS_EXIT[STUCK if status == SOLVED and step is None else status])
             continue
@@ -339,7 +351,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             args.photo,
             engine=engine,
             out=args.output,
-            labels=args.labels,
+            badges=args.badges,
+            extend=args.extend,
             uniqueness=not args.no_uniqueness,
         )
     except errors.InvalidPuzzleError as exc:
@@ -374,6 +387,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                 "corrections": [c.describe() for c in solved.scan.corrections],
                 "remaining": [cell_name(c) for c in result.remaining_cells()],
                 "output": str(solved.output),
+                "legend": str(solved.legend),
                 "seconds": round(solved.seconds, 4),
             },
             out,
@@ -387,6 +401,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             f"(hardest: {d['name']}, level {d['level']}); wrote {solved.output} "
             f"in {solved.seconds * 1e3:.0f} ms\n"
         )
+        out.write(f"legend: {solved.legend.text}\n")
         if check.count:
             out.write(_entries_line(check) + "\n")
         if stuck:
@@ -418,7 +433,7 @@ def cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_batch(args: argparse.Namespace, out: TextIO) -> int:
     from pipeline.batch import RESULTS, SUMMARY, BatchOptions, run_batch
 
-    options = BatchOptions(engine=_engine_name(args), fmt=args.format, labels=args.labels,
+    options = BatchOptions(engine=_engine_name(args), fmt=args.format, badges=args.badges,
                            dpi=args.dpi, uniqueness=not args.no_uniqueness)  # fmt: skip
     summary = run_batch(
         args.inputs,
@@ -450,6 +465,10 @@ def cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
 
 _NO_UNIQUENESS_HELP = "no techniques that assume a unique solution (rectangles, BUG+1)"
+_LEVEL_HELP = (
+    "with --hint: how much to tell, 1 where to look, 2 the technique, 3 the cells and "
+    "candidates, 4 the whole step (default)"
+)
 _REVEAL_HELP = "with --hint: also say the right digit of each wrong entry"
 
 
@@ -471,6 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
         "solution, and --hint starts from the right ones",
     )
     p.add_argument("--reveal", action="store_true", help=_REVEAL_HELP)
+    p.add_argument("--level", type=int, choices=range(1, 5), metavar="N", help=_LEVEL_HELP)
     p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
     p.add_argument(
         "--with",
@@ -498,7 +518,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("photo", metavar="PHOTO")
     p.add_argument("-o", "--output", help="output image (default: NAME.solved.png/.jpg)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--labels", action="store_true", help="technique code in each cell")
+    p.add_argument(
+        "--no-badges",
+        dest="badges",
+        action="store_false",
+        help="digits alone, without the technique code tab in each cell",
+    )
+    p.add_argument(
+        "--no-extend",
+        dest="extend",
+        action="store_false",
+        help="keep the photo's size: no strip below it for a legend with no room",
+    )
     p.add_argument("--sheet", action="store_true", help="also write a flat solution sheet")
     p.add_argument("--report", metavar="FILE", help="write a step-by-step HTML report")
     p.add_argument(
@@ -507,6 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the next step from your entries instead of drawing the solution",
     )
     p.add_argument("--reveal", action="store_true", help=_REVEAL_HELP)
+    p.add_argument("--level", type=int, choices=range(1, 5), metavar="N", help=_LEVEL_HELP)
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
     p.add_argument("--no-uniqueness", action="store_true", help=_NO_UNIQUENESS_HELP)
     p.set_defaults(func=cmd_solve)
@@ -554,7 +586,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="leave out techniques that assume a unique solution",
     )
-    p.add_argument("--labels", action="store_true", help="technique code in each cell")
+    p.add_argument(
+        "--no-badges",
+        dest="badges",
+        action="store_false",
+        help="digits alone, without the technique code tab in each cell",
+    )
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
     p.set_defaults(func=cmd_batch)
 

@@ -20,7 +20,7 @@ def run_demo(out: TextIO) -> int:
     for name in ("newspaper-photo.jpg", "synthetic-photo.jpg"):
         photo = SAMPLES / name
         target = OUT / (photo.stem + ".solved.png")
-        solved = solve_photo(str(photo), engine=DEFAULT_ENGINE, out=str(target), labels=True)
+        solved = solve_photo(str(photo), engine=DEFAULT_ENGINE, out=str(target))
         d = solved.result.difficulty.to_dict()
         out.write(
             f"{photo.relative_to(ROOT)}: {solved.result.status} in {len(solved.result.steps)} "

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from overlay.draw import LegendPlace
 from overlay.files import write_atomic
 from scanner.api import ScanResult, read_photo, require_readable
 from solver import SOLVED, STUCK, SolveResult, solve
@@ -100,6 +101,7 @@ class SolvedPhoto:
     output: Path | None = None
     seconds: float = 0.0
     timings: dict[str, float] = field(default_factory=dict)
+    legend: LegendPlace = LegendPlace.NONE  # where the photo's legend went
 
     def remaining_text(self) -> str:
         cells = self.result.remaining_cells()
@@ -117,7 +119,8 @@ def solve_photo(
     *,
     engine: str,
     out: str | None = None,
-    labels: bool = False,
+    badges: bool = True,
+    extend: bool = True,
     write: bool = True,
     uniqueness: bool = True,
 ) -> SolvedPhoto:
@@ -132,7 +135,7 @@ def solve_photo(
         The printed puzzle has no or several solutions; its ``details`` carry the solve's
         JSON fields and the entries (unchecked).
     """
-    from overlay.draw import annotate
+    from overlay.draw import compose
 
     start = time.perf_counter()
     timings: dict[str, float] = {}
@@ -155,12 +158,13 @@ def solve_photo(
         import cv2
 
         image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-    drawn = annotate(image, scan.geometry, result, labels=labels, check=check)
+    drawn = compose(image, scan.geometry, result, badges=badges, check=check, extend=extend)
     timings["draw"] = time.perf_counter() - t
-    solved = SolvedPhoto(path, scan, result, check, drawn, timings=timings)
+    solved = SolvedPhoto(path, scan, result, check, drawn.image, timings=timings)
+    solved.legend = drawn.legend_place
     if write:
         t = time.perf_counter()
-        solved.output = write_image(drawn, output_path_for(path, out))
+        solved.output = write_image(drawn.image, output_path_for(path, out))
         timings["write"] = time.perf_counter() - t
     solved.seconds = time.perf_counter() - start
     return solved

@@ -30,11 +30,13 @@ def main() -> None:
     solved = solve_photo(str(before), engine="cnn", write=False)
     assert solved.image is not None
     left = cv2.imread(str(before))
-    pair = np.concatenate([left, np.full((left.shape[0], 16, 3), 255, np.uint8), solved.image], 1)
+    # The grid fills this photo: the legend went into a strip below it.
+    right = solved.image
+    pad = np.full((right.shape[0] - left.shape[0], left.shape[1], 3), 255, np.uint8)
+    left = np.concatenate([left, pad], 0)
+    pair = np.concatenate([left, np.full((left.shape[0], 16, 3), 255, np.uint8), right], 1)
     cv2.imwrite(str(HERE / "before-after.jpg"), pair, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    synthetic = solve_photo(
-        str(HERE / "synthetic-photo.jpg"), engine="cnn", labels=True, write=False
-    )
+    synthetic = solve_photo(str(HERE / "synthetic-photo.jpg"), engine="cnn", write=False)
     assert synthetic.image is not None
     cv2.imwrite(str(HERE / "synthetic-solved.jpg"), synthetic.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
 

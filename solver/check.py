@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .grid import Grid, cell_name
+from .hints import HintLevel, hint_dict, hint_text
 from .solve import hint
 from .steps import Step, Technique
 from .techniques import ORDER
@@ -179,6 +180,8 @@ class PositionHint:
         The givens and right entries fill the grid.
     reveal : bool
         The right digits of the wrong entries are shown.
+    level : HintLevel
+        How much of the step is told (:mod:`solver.hints`; the whole step by default).
     withheld : bool
         There is a step, but every one found would give away a wrong entry's right digit
         (only without ``reveal``).
@@ -192,6 +195,7 @@ class PositionHint:
     reveal: bool = False
     withheld: bool = False
     message: str = ""
+    level: HintLevel = HintLevel.ANSWER
 
     @property
     def stuck(self) -> bool:
@@ -220,13 +224,14 @@ class PositionHint:
                         for c in self.check.mistakes
                     )
                 )
-        out.append(self.step.text if self.step is not None else self.message)
+        out.append(hint_text(self.step, self.level) if self.step is not None else self.message)
         return out
 
     def to_dict(self) -> dict[str, object]:
         """``{"hint", "entries", "mistakes", "entries_checked", "entries_status"}``, plus
         ``"right_digits"`` with ``reveal`` and ``"message"`` when there is no step."""
-        out: dict[str, object] = {"hint": self.step.to_dict() if self.step else None}
+        step = self.step
+        out: dict[str, object] = {"hint": hint_dict(step, self.level) if step else None}
         out.update(self.check.to_dict(reveal=self.reveal))
         if self.message:
             out["message"] = self.message
@@ -240,6 +245,7 @@ def position_hint(
     techniques: Sequence[Technique] = ORDER,
     uniqueness: bool = True,
     reveal: bool = False,
+    level: HintLevel = HintLevel.ANSWER,
 ) -> PositionHint:
     """The next step from the givens plus the right entries (wrong ones removed).
 
@@ -256,20 +262,22 @@ def position_hint(
     reveal : bool, keyword-only
         Without it, no step that places a digit into a wrong entry's cell is given (it
         would tell the right digit); with it, the right digits are shown too.
+    level : HintLevel, keyword-only
+        How much of the step to tell.
     """
     grid = check.position(givens)
     if grid.is_solved():
         done = "your grid is complete and every entry is right"
-        return PositionHint(check, None, True, reveal, message=done)
+        return PositionHint(check, None, True, reveal, message=done, level=level)
     avoid = () if reveal else check.mistakes
     step = hint(grid, techniques=techniques, uniqueness=uniqueness, avoid=avoid)
     if step is not None:
-        return PositionHint(check, step, False, reveal)
+        return PositionHint(check, step, False, reveal, level=level)
     if avoid and hint(grid, techniques=techniques, uniqueness=uniqueness) is not None:
         message = (
             "the next step would give away the right digit of a wrong entry: fix your "
             "mistakes first (--reveal shows the right digits)"
         )
-        return PositionHint(check, None, False, reveal, withheld=True, message=message)
+        return PositionHint(check, None, False, reveal, withheld=True, message=message, level=level)
     message = "no step found: the position is beyond these techniques"
-    return PositionHint(check, None, False, reveal, message=message)
+    return PositionHint(check, None, False, reveal, message=message, level=level)

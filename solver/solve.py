@@ -45,6 +45,62 @@ class Difficulty:
         }
 
 
+@dataclass(frozen=True)
+class Placement:
+    """One digit the solve placed, and the rule it is credited to.
+
+    The attribution rule, the one definition the photo, the legend, the sheet, the
+    report and the JSON all use: a digit placed by step ``step`` is credited to the
+    hardest technique (registry order) among that step and the steps just before it
+    that placed nothing, back to the previous step that placed a digit (``needed``, in
+    solve order): the eliminations that unlocked it. A hidden single after an X-Wing is
+    the X-Wing's digit; the hidden single still names the house that placed it.
+
+    Attributes
+    ----------
+    cell, digit : int
+        The cell (0..80, row by row) and the digit written there.
+    technique : str
+        The id of the technique the digit is credited to.
+    step : int
+        Index in ``SolveResult.steps`` of the step that placed the digit.
+    needed : tuple of int
+        Indexes of the steps it needed since the previous placement (may be empty).
+    """
+
+    cell: int
+    digit: int
+    technique: str
+    step: int
+    needed: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cell": cell_name(self.cell),
+            "digit": self.digit,
+            "technique": self.technique,
+            "step": self.step,
+            "needed": list(self.needed),
+        }
+
+
+def _needed_steps(steps: Sequence[Step], index: int) -> tuple[int, ...]:
+    """The steps without placements just before ``steps[index]``, in solve order."""
+    i = index - 1
+    while i >= 0 and not steps[i].placements:
+        i -= 1
+    return tuple(range(i + 1, index))
+
+
+def _credited(steps: Sequence[Step], index: int, needed: Sequence[int]) -> str:
+    """The hardest technique (registry order) of ``steps[index]`` and ``needed``."""
+    best = steps[index].technique
+    for i in needed:
+        if _ORDER_INDEX[steps[i].technique] > _ORDER_INDEX[best]:
+            best = steps[i].technique
+    return best
+
+
 @dataclass
 class SolveResult:
     """What a solve produced.
@@ -71,20 +127,26 @@ class SolveResult:
         return rate(self.steps, stuck=self.status == STUCK)
 
     def credited_technique(self, cell: int) -> str | None:
-        """The rule a placed digit is credited to: the hardest technique among the step
-        that placed it and the elimination steps since the previous placement (the ones
-        that unlocked it). None for givens and cells not placed."""
+        """The rule a placed digit is credited to (see :class:`Placement`); None for
+        givens and cells not placed."""
         index = self.placed_by[cell]
         if index is None:
             return None
-        order = _ORDER_INDEX
-        best = self.steps[index].technique
-        i = index - 1
-        while i >= 0 and not self.steps[i].placements:
-            if order[self.steps[i].technique] > order[best]:
-                best = self.steps[i].technique
-            i -= 1
-        return best
+        return _credited(self.steps, index, _needed_steps(self.steps, index))
+
+    def placements(self) -> list[Placement]:
+        """Every digit the solve placed with its attribution, in solve order (by step,
+        then cell): one per cell filled."""
+        out: list[Placement] = []
+        for index, step in enumerate(self.steps):
+            if not step.placements:
+                continue
+            needed = _needed_steps(self.steps, index)
+            credited = _credited(self.steps, index, needed)
+            for cell, digit in sorted(step.placements):
+                if self.placed_by[cell] == index:
+                    out.append(Placement(cell, digit, credited, index, needed))
+        return out
 
     def remaining_cells(self) -> list[int]:
         return [c for c in range(81) if not self.grid.values[c]]
@@ -97,6 +159,8 @@ class SolveResult:
             "steps": [s.to_dict() for s in self.steps],
             "difficulty": (self.difficulty.to_dict() if self.status in (SOLVED, STUCK) else None),
         }
+        if self.status in (SOLVED, STUCK):
+            out["placed"] = [p.to_dict() for p in self.placements()]
         if self.status == STUCK:
             out["grid"] = self.grid.to_string("0")
             out["remaining"] = [cell_name(c) for c in self.remaining_cells()]

@@ -68,6 +68,7 @@ class Step:
         from .techniques import TECHNIQUES
 
         tech = TECHNIQUES[self.technique]
+        # The evidence too, by name, so any front end can draw the step.
         return {
             "technique": tech.id,
             "name": tech.name,
@@ -75,6 +76,14 @@ class Step:
             "placements": self.placement_strings(),
             "eliminations": self.elimination_strings(),
             "text": self.text,
+            "cells": [cell_name(c) for c in self.cells],
+            "houses": [house_name(h) for h in self.houses],
+            "digits": list(self.digits),
+            "extra": [cell_name(c) for c in self.extra],
+            "chain": [
+                {"cells": [cell_name(c) for c in cells], "digit": digit, "on": on}
+                for cells, digit, on in self.chain
+            ],
         }
 
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pytest
 
 from overlay import annotate, compose, render_report, render_sheet, write_report
-from overlay.draw import annotate_page
+from overlay.draw import LegendPlace, annotate_page
 from overlay.legend import (
     FALLBACK_COLOUR,
     FAMILY_COLOURS,
@@ -184,23 +184,28 @@ def test_drawn_colour_is_the_family_colour(scene: Scene, result: SolveResult) ->
     photo, geo = scene
     ids = ["hidden-single", "locked-pointing", "naked-pair", "x-wing", "xy-wing", "no-such-rule"]
     fake = _with_families(result, ids)
-    out = annotate(photo, geo, fake)
+    out = annotate(photo, geo, fake, badges=False)
     for k, cell in enumerate(_placed(fake)):
         tid = ids[k % len(ids)]
         want = np.array(technique_colour(tid)[::-1])  # RGB -> BGR
         inner = _cell_mask(geo, cell, photo.shape, grow=-2) & _changed(photo, out)
-        px = out[inner].astype(int)
+        px = out[inner].astype(float)
         dist = np.abs(px - want).sum(axis=1)
         assert (dist <= 3).sum() >= 15, f"cell {cell} ({tid}): no solid {want} pixels"
-        # The rest is anti-aliasing: on the segment between paper and ink colour.
-        assert np.median(dist) < 200
+        # The rest is anti-aliasing: on the segment between the paper and the ink colour.
+        paper = photo[inner].astype(float)
+        towards = want - paper
+        share = ((px - paper) * towards).sum(axis=1) / (towards * towards).sum(axis=1)
+        off = np.linalg.norm(px - (paper + share[:, None] * towards), axis=1)
+        assert share.min() >= -0.02 and share.max() <= 1.02
+        assert np.percentile(off, 95) < 4.0
     assert technique_colour("no-such-rule") == FALLBACK_COLOUR
 
 
-def test_labels_write_codes_in_the_corner(scene: Scene, result: SolveResult) -> None:
+def test_badges_write_codes_in_the_corner(scene: Scene, result: SolveResult) -> None:
     photo, geo = scene
-    plain = _changed(photo, annotate(photo, geo, result))
-    labelled = _changed(photo, annotate(photo, geo, result, labels=True))
+    plain = _changed(photo, annotate(photo, geo, result, badges=False))
+    labelled = _changed(photo, annotate(photo, geo, result))
     for cell in _placed(result):
         r, c = divmod(cell, 9)
         corner = geo.to_image([[c + 0.04, r + 0.04], [c + 0.4, r + 0.04],
@@ -212,7 +217,7 @@ def test_labels_write_codes_in_the_corner(scene: Scene, result: SolveResult) -> 
 
 def test_legend_sits_in_free_space(scene: Scene, result: SolveResult) -> None:
     photo, geo = scene
-    ann = compose(photo, geo, result, labels=True)
+    ann = compose(photo, geo, result)
     assert ann.legend_box is not None
     x0, y0, x1, y1 = ann.legend_box
     h, w = photo.shape[:2]
@@ -222,15 +227,27 @@ def test_legend_sits_in_free_space(scene: Scene, result: SolveResult) -> None:
     assert _changed(photo, ann.image)[y0:y1, x0:x1].any()
 
 
-def test_legend_without_room_is_left_out(result: SolveResult) -> None:
-    # The grid fills the whole frame: the legend is never drawn over the grid.
+def test_legend_without_room_goes_into_a_strip_below(result: SolveResult) -> None:
+    # The grid fills the whole frame: the legend is never drawn over the grid; it goes
+    # into a strip added below the photo, which is otherwise as the photo is.
     photo = np.full((300, 300, 3), 230, np.uint8)
     geo = GridGeometry.from_corners([[2, 2], [297, 2], [297, 297], [2, 297]], (300, 300))
     ann = compose(photo, geo, result)
-    assert ann.image.shape == photo.shape
-    assert ann.legend_box is None
-    outside = _changed(photo, ann.image) & ~_poly_mask(photo.shape, _grid_outline(geo))
+    assert ann.legend_place == LegendPlace.STRIP and ann.legend_box is None
+    h, w = photo.shape[:2]
+    assert ann.image.shape[1] == w and ann.image.shape[0] > h
+    top = ann.image[:h]
+    outside = _changed(photo, top) & ~_poly_mask(photo.shape, _grid_outline(geo))
     assert not outside.any()
+    strip = ann.image[h:]
+    # The strip holds every technique's swatch: its family colour, solid.
+    for entry in legend_entries(result):
+        want = np.array(entry.colour[::-1])
+        assert (np.abs(strip.astype(int) - want).sum(axis=2) <= 3).sum() >= 20, entry.name
+    # Keeping the size leaves the legend out instead.
+    kept = compose(photo, geo, result, extend=False)
+    assert kept.image.shape == photo.shape and kept.legend_place == LegendPlace.NONE
+    assert np.array_equal(kept.image, top)
 
 
 def test_partial_solve_draws_what_logic_placed(scene: Scene) -> None:
@@ -277,17 +294,8 @@ def test_annotate_is_fast(scene: Scene, result: SolveResult) -> None:
     photo, geo = scene
     annotate(photo, geo, result)  # warm the glyph caches
     t = time.perf_counter()
-    annotate(photo, geo, result, labels=True)
+    annotate(photo, geo, result)
     assert time.perf_counter() - t < 0.5  # ~10 ms normally; generous for shared CI
-
-
-def test_palette_colours_are_distinct() -> None:
-    colours = {family_colour(f) for f in FAMILY_COLOURS} | {FALLBACK_COLOUR}
-    arr = np.array(sorted(colours), dtype=int)
-    for i in range(len(arr)):
-        for j in range(i + 1, len(arr)):
-            assert np.abs(arr[i] - arr[j]).sum() > 60, (arr[i], arr[j])
-    assert all(max(c) - min(c) > 100 for c in colours), "every colour must be saturated"
 
 
 def test_legend_entries_count_placements(result: SolveResult) -> None:
