@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 NATIVE := solver/_native.json
 SOLVER_SOURCES := $(wildcard solver/*.py solver/techniques/*.py)
 
-.PHONY: demo test lint typecheck check setup system-deps native bench train-digits clean
+.PHONY: demo test test-fast lint typecheck check setup system-deps tesseract-dep chromium-dep native bench train-digits clean
 
 setup: $(STAMP) system-deps native
 
@@ -26,7 +26,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-system-deps:
+system-deps: tesseract-dep chromium-dep
+
+# Debian's chromium for the browser tests (Playwright drives it; no browser is ever
+# downloaded): installed through apt-get when root, else the tests that need it say so.
+chromium-dep:
+	@if command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing chromium with apt-get (browser tests)"; \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null)) \
+		|| echo "warning: could not install chromium; the browser tests will be skipped"; \
+	else \
+		echo "note: chromium is not installed; for the browser tests run: sudo apt-get install -y chromium"; \
+	fi
+
+tesseract-dep:
 	@if command -v tesseract >/dev/null 2>&1; then :; \
 	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 		echo "Installing tesseract-ocr with apt-get"; \
@@ -42,6 +57,11 @@ demo: setup
 
 test: setup
 	$(BIN)/python -m pytest -q
+
+# The fast loop: everything but the tests marked slow (the soundness sweeps over hard
+# solve paths, the huge image), about a minute less.
+test-fast: setup
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check solver scanner overlay pipeline tests benchmarks tools

@@ -1,11 +1,13 @@
 """A self-contained HTML report of a solve: the puzzle, the solution, then every step.
 
-Each step shows its explanation beside a small inline SVG of the pencil marks *before*
-the step: the step's houses and evidence cells highlighted, eliminated candidates red
-and struck out, placements green and circled. SVGs share their grid lines through one
-``<defs>`` block and write all candidates of a kind as a single ``<text>`` with
-per-glyph ``x``/``y`` lists, so a step costs a few kilobytes and hundreds of steps stay
-a reasonable page. Nothing is loaded from outside the file.
+Made for a phone first: the annotated photo and the reading's corrections at the top,
+contents with jumps to the hard steps, the solution behind a tap, the notation
+explained once, and runs of singles folded. Each step shows its explanation beside a
+small inline SVG of the pencil marks *before* the step: the step's houses and evidence
+cells highlighted, eliminated candidates red and struck out, placements green and
+circled. Every SVG draws its own grid lines, styled by attributes, and writes all
+candidates of a kind as a single ``<text>`` with per-glyph ``x``/``y`` lists, so a step
+costs a few kilobytes. Nothing is loaded from outside the file.
 """
 
 from __future__ import annotations
@@ -78,7 +80,18 @@ svg .k{fill:#8a8a8a}svg .e{fill:#1f5fd0;font-weight:bold}
 svg .x{fill:#d21f1f;font-weight:bold}svg .p{fill:#0a8a0a;font-weight:bold}
 svg .xs{stroke:#d21f1f;stroke-width:.8}
 svg .pc{stroke:#0a8a0a;stroke-width:.8;fill:none}
-@media (max-width:640px){ol.steps>li{flex-direction:column}}
+h2{font-size:19px;margin:18px 0 8px}
+nav ol{margin:0;padding-left:22px}nav li{margin:2px 0}
+a{color:#1748a6}
+details{background:#fff;border:1px solid #e3e1da;border-radius:6px;margin:0 0 10px;
+padding:6px 12px}
+summary{cursor:pointer;font-weight:bold;min-height:32px;line-height:32px}
+details.run ol.steps>li{border:0;border-top:1px solid #e3e1da;border-radius:0}
+figure.photo img{max-width:100%;height:auto;border:1px solid #ccc}
+#corrections{background:#fff8e1;border:1px solid #e8d48a;border-radius:6px;padding:4px 14px}
+@media (max-width:640px){main{padding:12px}ol.steps>li{flex-direction:column}
+.grids svg{width:100%;height:auto;max-width:360px}ol.steps svg{width:100%;height:auto;
+max-width:320px}}
 """
 
 
@@ -101,13 +114,16 @@ def _lines_path(every: int) -> str:
     return "".join(parts)
 
 
-def _defs() -> str:
-    """Grid lines defined once per page; every grid ``<use>``-s them."""
+def _grid_lines() -> str:
+    """The grid lines of one SVG, styled by attributes: Chromium and WebKit do not apply
+    page CSS classes to ``<use>`` copies, so shared ``<defs>`` lines went missing."""
     return (
-        '<svg width="0" height="0" style="position:absolute" aria-hidden="true"><defs>'
-        f'<g id="gl"><path class="l" d="{_lines_path(1)}"/>'
-        f'<path class="b" d="{_lines_path(3)}"/></g></defs></svg>'
+        f'<path d="{_lines_path(1)}" stroke="#aaa" stroke-width=".5" fill="none"/>'
+        f'<path d="{_lines_path(3)}" stroke="#000" stroke-width="1.6" fill="none"/>'
     )
+
+
+_GRID_LINES = _grid_lines()
 
 
 def _text(cls: str, items: Sequence[tuple[float, float, str]], style: str = "") -> str:
@@ -197,7 +213,7 @@ def grid_svg(
         out.append(_rects("hc", _cell_rects(step.cells)))
         out.append(_rects("hx", _cell_rects(set(step.extra) - set(step.cells))))
         out.append(_rects("hp", _cell_rects(placements)))
-    out.append('<use href="#gl"/>')
+    out.append(_GRID_LINES)
 
     given_items: list[tuple[float, float, str]] = []
     by_colour: dict[str, list[tuple[float, float, str]]] = {}
@@ -292,11 +308,125 @@ def _summary_table(result: SolveResult) -> str:
     )
 
 
+_NOTATION = (
+    "<p><b>r4c1</b> is the cell in row 4, column 1; rows count from the top, columns from "
+    "the left, and the boxes 1 to 9 row by row. <b>r4c1=5</b> places a 5 in r4c1; "
+    "<b>r3c6&lt;&gt;4</b> removes the candidate 4 from r3c6. The small digits in a cell "
+    "are its candidates: the digits that can still go there. In the grids, the houses the "
+    "step looks at are yellow, its evidence cells blue, the candidates it removes red and "
+    "struck out, and the digit it places green and circled.</p>"
+    "<p>A chain reads from left to right: <b>(5)r1c2 = (5)r1c8</b> means if 5 is not in "
+    "r1c2 it is in r1c8 (a strong link), <b>(5)r1c8 - (5)r7c8</b> means if 5 is in r1c8 it "
+    "is not in r7c8 (a weak link); a chain whose two ends both rule a candidate out "
+    "removes it.</p>"
+)
+SINGLES_FAMILY = "singles"
+# Runs of this many singles in a row or more are folded: they are the easy part.
+FOLD_SINGLES = 3
+
+
+def _step_item(i: int, step: Step, svg: str) -> str:
+    """One step's ``<li>``: number, code chip, name, explanation, changes, grid."""
+    esc = html.escape
+    tech = TECHNIQUES.get(step.technique)
+    name = tech.name if tech else step.technique
+    colour = _hex(family_colour(technique_family(step.technique)))
+    changes = []
+    if step.placements:
+        changes.append("places " + ", ".join(step.placement_strings()))
+    if step.eliminations:
+        changes.append("removes " + ", ".join(step.elimination_strings()))
+    return (
+        f'<li id="step-{i}"><div class="txt"><h3><span class="no">{i}.</span>'
+        f'<span class="chip" style="background:{colour}">{esc(technique_code(step.technique))}'
+        f"</span>{esc(name)}</h3><p>{esc(_step_text(step))}</p>"
+        f'<p class="chg">{esc("; ".join(changes))}</p></div>{svg}</li>'
+    )
+
+
+def _runs(steps: Sequence[Step]) -> list[tuple[int, int, bool]]:
+    """The steps cut into runs ``(first, end, folded)`` (0-based, end exclusive): runs of
+    ``FOLD_SINGLES`` or more singles are folded, everything else stands open."""
+    out: list[tuple[int, int, bool]] = []
+    i = 0
+    while i < len(steps):
+        j = i
+        while j < len(steps) and technique_family(steps[j].technique) == SINGLES_FAMILY:
+            j += 1
+        if j - i >= FOLD_SINGLES:
+            out.append((i, j, True))
+            i = j
+            continue
+        j = max(j, i + 1)
+        if out and not out[-1][2]:
+            out[-1] = (out[-1][0], j, False)
+        else:
+            out.append((i, j, False))
+        i = j
+    return out
+
+
+def _steps_section(result: SolveResult) -> str:
+    """The steps, replayed from the givens; runs of singles folded under one summary."""
+    esc = html.escape
+    givens = result.givens
+    grid = Grid(list(givens))
+    colours: dict[int, str] = {}
+    items: list[str] = []
+    for i, step in enumerate(result.steps, 1):
+        tech = TECHNIQUES.get(step.technique)
+        label = f"Step {i}: pencil marks before {tech.name if tech else step.technique}"
+        svg = grid_svg(
+            grid.values, givens, grid.candidates, colours=colours, step=step, label=label
+        )
+        items.append(_step_item(i, step, svg))
+        step.apply(grid)
+        colour = _hex(family_colour(technique_family(step.technique)))
+        for cell, _d in step.placements:
+            colours[cell] = colour
+    parts = ['<h2 id="steps">Steps</h2>']
+    for first, end, folded in _runs(result.steps):
+        body = f'<ol class="steps" start="{first + 1}">{"".join(items[first:end])}</ol>'
+        if not folded:
+            parts.append(body)
+            continue
+        counts: dict[str, int] = {}
+        for step in result.steps[first:end]:
+            tech = TECHNIQUES.get(step.technique)
+            name = tech.name if tech else step.technique
+            counts[name] = counts.get(name, 0) + 1
+        what = ", ".join(f"{name} \u00d7{n}" for name, n in counts.items())
+        parts.append(
+            f'<details class="run"><summary>Steps {first + 1}\u2013{end}: '
+            f"{end - first} singles ({esc(what)})</summary>{body}</details>"
+        )
+    return "".join(parts)
+
+
+def _contents(result: SolveResult, *, corrections: bool) -> str:
+    """Links to the sections and to every step that is not a single (the hard ones)."""
+    esc = html.escape
+    links = ['<li><a href="#summary">Techniques used</a></li>']
+    if corrections:
+        links.insert(0, '<li><a href="#corrections">What the reader corrected</a></li>')
+    links.append('<li><a href="#notation">How to read the steps</a></li>')
+    if result.steps:
+        hard = [
+            f'<li><a href="#step-{i}">Step {i}: {esc(TECHNIQUES[s.technique].name)}</a></li>'
+            for i, s in enumerate(result.steps, 1)
+            if s.technique in TECHNIQUES and technique_family(s.technique) != SINGLES_FAMILY
+        ]
+        sub = f"<ol>{''.join(hard)}</ol>" if hard else ""
+        links.append(f'<li><a href="#steps">Steps</a> ({len(result.steps)}){sub}</li>')
+    return f'<nav aria-label="Contents"><h2>Contents</h2><ol>{"".join(links)}</ol></nav>'
+
+
 def render_report(
     result: SolveResult,
     *,
     title: str = "Sudoku solution",
     image: npt.NDArray[np.uint8] | None = None,
+    corrections: Sequence[str] = (),
 ) -> str:
     """The report as an HTML string (see :func:`write_report`)."""
     esc = html.escape
@@ -320,19 +450,30 @@ def render_report(
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>",
-        _defs(),
         f"<main><header><h1>{esc(title)}</h1>",
         f'<p class="meta">{" &middot; ".join(meta)}</p>',
     ]
     if result.message:
         cls = "problem" if result.status in (NO_SOLUTION, MULTIPLE, STUCK) else "meta"
         parts.append(f'<p class="{cls}">{esc(result.message)}</p>')
+    if image is not None:
+        src = _encode_photo(image)
+        parts.append(f'<figure class="photo"><img src="{src}" alt="The annotated photo">'
+                     "<figcaption>The photo, solved</figcaption></figure>")  # fmt: skip
+    if corrections:
+        fixes = "".join(f"<li>{esc(c)}</li>" for c in corrections)
+        parts.append(
+            f'<section id="corrections"><h2>What the reader corrected</h2><ul>{fixes}</ul>'
+            "<p>Check these cells on your paper: the reader was unsure of them.</p></section>"
+        )
+    parts.append("</header>")
+    parts.append(_contents(result, corrections=bool(corrections)))
 
     figs = [("Puzzle", grid_svg(givens, givens, None, label="The puzzle's givens"))]
     values = result.grid.values
+    solution = ""
     if result.status == SOLVED:
         solution = grid_svg(values, givens, None, colours=placed_colour, label="The solution")
-        figs.append(("Solution", solution))
     elif result.status == STUCK:
         final = grid_svg(
             values, givens, result.grid.candidates, colours=placed_colour, label="Final grid"
@@ -341,44 +482,24 @@ def render_report(
     elif result.status == MULTIPLE:
         for k, sol in enumerate(result.solutions[:2], 1):
             figs.append((f"Solution {k} of several", grid_svg(sol, givens, None, label="")))
-    if image is not None:
-        src = _encode_photo(image)
-        figs.append(("Photo", f'<img src="{src}" alt="The annotated photo">'))
     parts.append('<div class="grids">')
     for cap, body in figs:
         parts.append(f"<figure>{body}<figcaption>{esc(cap)}</figcaption></figure>")
+    if solution:
+        # Behind a tap: the person may want the steps, not the answer.
+        parts.append(
+            '<details class="spoiler"><summary>Show the solution</summary>'
+            f"<figure>{solution}<figcaption>Solution</figcaption></figure></details>"
+        )
     parts.append("</div>")
-    parts.append(_summary_table(result))
-    parts.append("</header>")
-
+    parts.append(
+        f'<section id="summary"><h2>Techniques used</h2>{_summary_table(result)}</section>'
+    )
+    parts.append(
+        f'<details id="notation"><summary>How to read the steps</summary>{_NOTATION}</details>'
+    )
     if result.steps:
-        parts.append('<h2>Steps</h2><ol class="steps">')
-        grid = Grid(list(givens))
-        colours: dict[int, str] = {}
-        for i, step in enumerate(result.steps, 1):
-            tech = TECHNIQUES.get(step.technique)
-            name = tech.name if tech else step.technique
-            code = technique_code(step.technique)
-            colour = _hex(family_colour(technique_family(step.technique)))
-            changes = []
-            if step.placements:
-                changes.append("places " + ", ".join(step.placement_strings()))
-            if step.eliminations:
-                changes.append("removes " + ", ".join(step.elimination_strings()))
-            label = f"Step {i}: pencil marks before {name}"
-            svg = grid_svg(
-                grid.values, givens, grid.candidates, colours=colours, step=step, label=label
-            )
-            parts.append(
-                f'<li id="step-{i}"><div class="txt"><h3><span class="no">{i}.</span>'
-                f'<span class="chip" style="background:{colour}">{esc(code)}</span>'
-                f"{esc(name)}</h3><p>{esc(_step_text(step))}</p>"
-                f'<p class="chg">{esc("; ".join(changes))}</p></div>{svg}</li>'
-            )
-            step.apply(grid)
-            for cell, _d in step.placements:
-                colours[cell] = colour
-        parts.append("</ol>")
+        parts.append(_steps_section(result))
     parts.append("</main></body></html>\n")
     return "\n".join(p for p in parts if p)
 
@@ -389,6 +510,7 @@ def write_report(
     *,
     title: str = "Sudoku solution",
     image: npt.NDArray[np.uint8] | None = None,
+    corrections: Sequence[str] = (),
 ) -> Path:
     """Write a self-contained HTML report of a solve.
 
@@ -402,7 +524,10 @@ def write_report(
     title : str, keyword-only
         Page title and heading.
     image : (H, W, 3) uint8 array, keyword-only
-        Optional BGR photo (e.g. the annotated one) embedded as a JPEG ``data:`` URI.
+        Optional BGR photo (e.g. the annotated one) embedded as a JPEG ``data:`` URI,
+        at the top.
+    corrections : sequence of str, keyword-only
+        The reader's corrections, in words (``ScanResult.corrections``), listed at the top.
 
     Returns
     -------
@@ -410,7 +535,8 @@ def write_report(
         The written file.
     """
     out = Path(path)
-    write_atomic(out, render_report(result, title=title, image=image).encode("utf-8"))
+    page = render_report(result, title=title, image=image, corrections=corrections)
+    write_atomic(out, page.encode("utf-8"))
     return out
 
 

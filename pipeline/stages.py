@@ -62,6 +62,22 @@ def output_path_for(source: str, out: str | None) -> Path:
     return src.with_name(f"{src.stem}.solved{ext}")
 
 
+def hint_path_for(source: str, out: str | None) -> Path:
+    """``NAME.hint.png`` next to the input (JPEG for a JPEG input); ``-o`` wins."""
+    solved = output_path_for(source, out)
+    return solved if out else solved.with_name(solved.name.replace(".solved.", ".hint.", 1))
+
+
+def photo_bgr(scan: ScanResult) -> npt.NDArray[np.uint8]:
+    """The upright photo a scan was read from, as BGR (a gray photo made colour)."""
+    image: npt.NDArray[np.uint8] = scan.loaded.image
+    if image.ndim == 2:
+        import cv2
+
+        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    return image
+
+
 def encode_image(image: npt.NDArray[np.uint8], path: str | Path) -> bytes:
     """The image encoded in the format of ``path``'s suffix (JPEG at quality 92)."""
     import cv2
@@ -153,11 +169,7 @@ def solve_photo(
     check = check_stage(scan, result)
     timings["solve"] = time.perf_counter() - t
     t = time.perf_counter()
-    image: npt.NDArray[np.uint8] = scan.loaded.image
-    if image.ndim == 2:
-        import cv2
-
-        image = np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    image = photo_bgr(scan)
     drawn = compose(image, scan.geometry, result, badges=badges, check=check, extend=extend)
     timings["draw"] = time.perf_counter() - t
     solved = SolvedPhoto(path, scan, result, check, drawn.image, timings=timings)

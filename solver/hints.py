@@ -43,7 +43,7 @@ _SINGLES = {
 }
 
 
-def _where(step: Step) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def hint_where(step: Step) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The houses and cells to look at: the step's houses, else its cells (a naked
     single's one cell), else the cells it places into or eliminates from."""
     if step.houses:
@@ -71,7 +71,7 @@ def hint_text(step: Step, level: HintLevel) -> str:
 
     if level >= HintLevel.ANSWER:
         return step.text
-    houses, cells = _where(step)
+    houses, cells = hint_where(step)
     where = _names(houses, cells)
     if level == HintLevel.WHERE:
         return f"Look at {where}."
@@ -87,7 +87,8 @@ def hint_text(step: Step, level: HintLevel) -> str:
         text += f", resting on {_names((), evidence)}"
     digits = _evidence_digits(step)
     if digits:
-        text += f", with the candidates {', '.join(map(str, digits))}"
+        noun = "candidate" if len(digits) == 1 else "candidates"
+        text += f", with the {noun} {', '.join(map(str, digits))}"
     return text + "."
 
 
@@ -97,7 +98,7 @@ def hint_dict(step: Step, level: HintLevel) -> dict[str, object]:
     whole step (``"placements"``, ``"eliminations"``, every evidence field) at level 4."""
     from .techniques import TECHNIQUES
 
-    houses, cells = _where(step)
+    houses, cells = hint_where(step)
     out: dict[str, object] = {
         "level": int(level),
         "text": hint_text(step, level),

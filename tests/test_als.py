@@ -169,6 +169,7 @@ def _house(h: int) -> tuple[int, ...]:
 @pytest.mark.parametrize(
     ("name", "count"), [("sets/top1465.txt", 4), ("norvig/sudoku-top95.txt", 3)]
 )
+@pytest.mark.slow
 def test_every_instance_sound_on_hard_puzzles(puzzles_dir: Path, name: str, count: int) -> None:
     """Instances of every ALS / Sue de Coq finder, on every state of the solve path (all
     of them but on the densest early states, where a full chain search is slow)."""

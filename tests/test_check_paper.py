@@ -126,7 +126,8 @@ def test_solve_hint_warns_first_and_keeps_the_right_digit(
     started, _, _ = photos
     code, text = run("solve", str(started), "--hint")
     lines = text.splitlines()
-    assert code == ExitCode.OK and len(lines) == 2
+    hint_image = started.with_name(started.stem + ".hint" + started.suffix)
+    assert code == ExitCode.OK and len(lines) == 3 and lines[2] == f"wrote {hint_image}"
     assert lines[0] == (
         "1 of your entries is wrong: r2c8 \u2014 a mistake makes later steps meaningless; "
         "fix them first."
@@ -138,7 +139,8 @@ def test_solve_hint_warns_first_and_keeps_the_right_digit(
     obj = json.loads(text)
     assert obj["status"] == "ok" and obj["mistakes"] == ["r2c8"] and "right_digits" not in obj
     assert obj["hint"]["placements"] and "r2c8" not in str(obj["hint"]["placements"])
-    assert not list(started.parent.glob("*.solved.*")), "--hint draws nothing"
+    assert obj["output"] == str(hint_image) and cv2.imread(str(hint_image)) is not None
+    assert not list(started.parent.glob("*.solved.*")), "--hint draws no solution"
 
 
 def _two_solutions() -> list[int]:

@@ -214,6 +214,7 @@ def test_finders_quiet_on_an_empty_grid() -> None:
         assert next(TECHNIQUES[tech].find(grid), None) is None
 
 
+@pytest.mark.slow
 def test_every_instance_sound_on_hard_solve_paths(puzzles_dir: Path) -> None:
     """Every instance of our finders, on every state of solving hard puzzles."""
     ids = sorted(set(OUR_CODES.values()))

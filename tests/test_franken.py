@@ -308,6 +308,7 @@ def _hard_paths(puzzles_dir: Path) -> list[tuple[list[Grid], list[int]]]:
     return paths
 
 
+@pytest.mark.slow
 def test_every_instance_sound_on_hard_solve_paths(puzzles_dir: Path) -> None:
     """Every instance of the sizes up to three on every state of hard solve paths; the
     Jellyfish half way and at the stuck end of each path, the Squirmbag and Whale at the

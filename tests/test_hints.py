@@ -7,14 +7,18 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from overlay.hint import PLACED_COLOUR, draw_hint
 from pipeline.cli import main
+from scanner.geometry import GridGeometry
 from solver import Grid, hint, parse_puzzle, solve
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
 from solver.parse import read_puzzle_file
 from solver.steps import Step
+from tests.synth import render_puzzle_photo
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 RESULT_KEYS = {"placements", "eliminations"}
@@ -71,3 +75,23 @@ def test_cli_levels_tell_more_each_time() -> None:
 def test_level_without_hint_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["logic", PUZZLE, "--level", "2"], out=io.StringIO()) == 2
     assert "--level only goes with --hint" in capsys.readouterr().err
+
+
+def test_the_hint_drawn_on_a_photo_shows_the_digit_only_at_level_4() -> None:
+    image, _corners, lattice = render_puzzle_photo(PUZZLE, seed=3, size=(640, 480))
+    geo = GridGeometry(np.asarray(lattice, dtype=np.float64), (640, 480))
+    step = hint(Grid([int(c) for c in PUZZLE]))
+    assert step is not None and step.placements
+    ((cell, _digit),) = step.placements
+    quad = geo.cell_quad(*divmod(cell, 9)).round().astype(int)
+    x0, y0 = quad.min(axis=0) + 3
+    x1, y1 = quad.max(axis=0) - 3
+    green = np.array(PLACED_COLOUR[::-1])
+    for level in HintLevel:
+        drawn = draw_hint(image, geo, step, level)
+        # The photo keeps its size; the words go into a strip below it.
+        assert drawn.shape[1] == image.shape[1] and drawn.shape[0] > image.shape[0]
+        assert not np.array_equal(drawn[: image.shape[0]], image)  # where to look
+        patch = drawn[y0:y1, x0:x1].astype(int)
+        solid = (np.abs(patch - green).sum(axis=2) <= 30).sum()
+        assert (solid > 20) == (level == HintLevel.ANSWER), level

@@ -464,3 +464,27 @@ def test_report_for_stuck_and_invalid_solves() -> None:
     assert "stuck" in stuck
     invalid = render_report(solve([5, 5, *generate(SEED)[2:]]), title="i")
     assert "duplicate" in invalid and _steps_html(invalid) == []
+
+
+def test_report_for_a_phone_folds_singles_and_hides_the_solution(
+    result: SolveResult, scene: Scene
+) -> None:
+    photo, geo = scene
+    fixes = ["r3c9: read 8 (p=0.43), corrected to 6 so the puzzle has one solution"]
+    text = render_report(result, title="t", image=annotate(photo, geo, result), corrections=fixes)
+    # The photo and the reading's corrections come first, before the contents.
+    assert text.index('<figure class="photo">') < text.index("<nav")
+    assert text.index(html.escape(fixes[0])) < text.index("<nav")
+    # The solution only behind a tap.
+    assert re.search(r'<details class="spoiler"><summary>Show the solution</summary>', text)
+    assert "Solution</figcaption>" not in text.split('<details class="spoiler">')[0]
+    # Every run of three or more singles folded; every other step open and in the contents.
+    folded = re.findall(r'<details class="run">.*?</details>', text, flags=re.S)
+    singles = {"full-house", "naked-single", "hidden-single"}
+    in_runs = sum(len(_steps_html(run)) for run in folded)
+    assert in_runs and in_runs <= sum(s.technique in singles for s in result.steps)
+    for i, step in enumerate(result.steps, 1):
+        if step.technique not in singles:
+            assert f'<a href="#step-{i}">' in text
+    # The notation is explained once.
+    assert text.count('id="notation"') == 1 and "r3c6&lt;&gt;4" in text

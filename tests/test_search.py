@@ -38,6 +38,7 @@ def test_clashing_givens_have_none() -> None:
     assert solve(values).status == NO_SOLUTION
 
 
+@pytest.mark.slow
 def test_validity_cases(puzzles_dir: Path) -> None:
     """tdoku's validity cases: 0, 1 and many solutions, decided exactly."""
     lines = (puzzles_dir / "sets" / "validity-cases.txt").read_text().splitlines()

@@ -11,6 +11,7 @@ import random
 from itertools import islice
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +62,7 @@ def _solve_and_check(values: list[int], *, every_state: bool) -> str:
     return result.status
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=10**9), st.booleans())
 def test_generated_puzzles_every_instance_sound(seed: int, symmetric: bool) -> None:
@@ -68,6 +70,7 @@ def test_generated_puzzles_every_instance_sound(seed: int, symmetric: bool) -> N
     assert _solve_and_check(puzzle, every_state=True) in (SOLVED, STUCK)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=10**9), st.floats(min_value=0.0, max_value=0.9))
 def test_random_pencil_mark_states_sound(seed: int, thinning: float) -> None:
@@ -98,6 +101,7 @@ def test_reference_sets_every_step_sound(puzzles_dir: Path) -> None:
     assert statuses.get(SOLVED, 0) > 0 and set(statuses) <= {SOLVED, STUCK}
 
 
+@pytest.mark.slow
 def test_every_state_of_hard_puzzles_sound(puzzles_dir: Path) -> None:
     for _, text in islice(read_puzzle_file(puzzles_dir / "norvig/sudoku-top95.txt"), 3):
         _solve_and_check(parse_values(text), every_state=True)

@@ -227,6 +227,7 @@ def _check_every_state(values: list[int]) -> Counter[str]:
     return found
 
 
+@pytest.mark.slow
 def test_sound_on_every_state_of_hard_puzzles(puzzles_dir: Path) -> None:
     top = [text for _n, text in read_puzzle_file(puzzles_dir / "sets" / "top1465.txt")]
     hard = [text for _n, text in read_puzzle_file(puzzles_dir / "norvig" / "sudokus_hard.txt")]
