@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from solver.check import EntryCheck
 from solver.grid import DIGITS_IN, HOUSES, Grid
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 from solver.steps import Step
@@ -30,6 +31,7 @@ from solver.techniques import TECHNIQUES
 
 from .files import write_atomic
 from .legend import (
+    MISTAKE_COLOUR,
     RGB,
     difficulty_of,
     family_colour,
@@ -41,6 +43,7 @@ from .legend import (
 CELL = 20  # SVG units per cell
 PAD = 2  # room for the outer border's stroke
 SIDE = 9 * CELL + 2 * PAD
+ENTRY_COLOUR: RGB = (70, 70, 70)  # the person's own digits
 
 _CSS = """
 *{box-sizing:border-box}
@@ -178,6 +181,7 @@ def grid_svg(
     colours: dict[int, str] | None = None,
     step: Step | None = None,
     label: str = "",
+    rings: Iterable[int] = (),
 ) -> str:
     """One grid as inline SVG (no ``xmlns``: it lives inside HTML).
 
@@ -193,6 +197,8 @@ def grid_svg(
         Highlight this step's houses, evidence, eliminations and placements.
     label : str, keyword-only
         Accessible description.
+    rings : iterable of int, keyword-only
+        Cells to ring in the mistake colour (a person's wrong entries).
     """
     colours = colours or {}
     out = [
@@ -253,6 +259,13 @@ def grid_svg(
     if strikes:
         out.append(f'<path class="xs" d="{"".join(strikes)}"/>')
     out.extend(circles)
+    for cell in rings:
+        r, c = divmod(cell, 9)
+        cx, cy = PAD + c * CELL + CELL / 2, PAD + r * CELL + CELL / 2
+        out.append(
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(CELL * 0.42)}" fill="none" '
+            f'stroke="{_hex(MISTAKE_COLOUR)}" stroke-width="1.6"/>'
+        )
     out.append("</svg>")
     return "".join(out)
 
@@ -427,6 +440,7 @@ def render_report(
     title: str = "Sudoku solution",
     image: npt.NDArray[np.uint8] | None = None,
     corrections: Sequence[str] = (),
+    check: EntryCheck | None = None,
 ) -> str:
     """The report as an HTML string (see :func:`write_report`)."""
     esc = html.escape
@@ -470,6 +484,18 @@ def render_report(
     parts.append(_contents(result, corrections=bool(corrections)))
 
     figs = [("Puzzle", grid_svg(givens, givens, None, label="The puzzle's givens"))]
+    if check is not None and check.checked:
+        # The person's entries as written, the wrong ones ringed: nothing revealed.
+        mine = [g or e for g, e in zip(givens, check.entries, strict=True)]
+        written = {c: _hex(ENTRY_COLOUR) for c, e in enumerate(check.entries) if e}
+        wrong = len(check.mistakes)
+        caption = (
+            f"Your entries: {wrong} of {check.checked} wrong"
+            if wrong
+            else (f"Your entries: all {check.checked} right")
+        )
+        svg = grid_svg(mine, givens, None, colours=written, rings=check.mistakes, label=caption)
+        figs.append((caption, svg))
     values = result.grid.values
     solution = ""
     if result.status == SOLVED:
@@ -511,6 +537,7 @@ def write_report(
     title: str = "Sudoku solution",
     image: npt.NDArray[np.uint8] | None = None,
     corrections: Sequence[str] = (),
+    check: EntryCheck | None = None,
 ) -> Path:
     """Write a self-contained HTML report of a solve.
 
@@ -528,6 +555,8 @@ def write_report(
         at the top.
     corrections : sequence of str, keyword-only
         The reader's corrections, in words (``ScanResult.corrections``), listed at the top.
+    check : EntryCheck, keyword-only
+        The person's entries: a grid of them as written, the wrong ones ringed.
 
     Returns
     -------
@@ -535,7 +564,7 @@ def write_report(
         The written file.
     """
     out = Path(path)
-    page = render_report(result, title=title, image=image, corrections=corrections)
+    page = render_report(result, title=title, image=image, corrections=corrections, check=check)
     write_atomic(out, page.encode("utf-8"))
     return out
 

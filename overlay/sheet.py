@@ -6,12 +6,15 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFont
 
+from solver.check import EntryCheck
 from solver.grid import DIGITS_IN
 from solver.solve import SOLVED, STUCK, SolveResult
 from solver.techniques import TECHNIQUES
 
+from .draw import RING_RADIUS
 from .legend import (
     GIVEN_COLOUR,
+    MISTAKE_COLOUR,
     TEXT_COLOUR,
     LegendEntry,
     blend_rgba,
@@ -27,6 +30,7 @@ UInt8Array = npt.NDArray[np.uint8]
 
 CANDIDATE_COLOUR = (150, 150, 150)
 PROBLEM_COLOUR = (190, 20, 20)
+ENTRY_COLOUR = (70, 70, 70)  # the person's own digits: theirs, neither print nor a rule's
 
 
 def _ink_centred(
@@ -74,7 +78,9 @@ def _fit_legend(entries: list[LegendEntry], width: int, font_px: int) -> UInt8Ar
         px = max(8, int(px * 0.85))
 
 
-def render_sheet(result: SolveResult, *, size: int = 900) -> UInt8Array:
+def render_sheet(
+    result: SolveResult, *, size: int = 900, check: EntryCheck | None = None
+) -> UInt8Array:
     """Render the solve as a clean sheet for printing.
 
     Parameters
@@ -84,6 +90,9 @@ def render_sheet(result: SolveResult, *, size: int = 900) -> UInt8Array:
         one its givens and the reason.
     size : int, keyword-only
         Width of the sheet in pixels (the grid is 90% of it).
+    check : EntryCheck, keyword-only
+        The person's entries: drawn as theirs (dark grey, upright), the wrong ones ringed
+        in ``MISTAKE_COLOUR``, and counted in the legend's first line, as on the photo.
 
     Returns
     -------
@@ -109,7 +118,7 @@ def render_sheet(result: SolveResult, *, size: int = 900) -> UInt8Array:
             lines.append(word)
     y_grid = margin + round(title_px * 1.3) + round(sub_px * 1.5) * len(lines) + round(sub_px)
 
-    entries = legend_entries(result)
+    entries = legend_entries(result, check)
     legend = _fit_legend(entries, side, round(size * 0.02)) if entries else None
     height = y_grid + side + margin + (legend.shape[0] + margin // 2 if legend is not None else 0)
 
@@ -125,13 +134,22 @@ def render_sheet(result: SolveResult, *, size: int = 900) -> UInt8Array:
     given_font = load_font(round(cell * 0.62), bold=True)
     solved_font = load_font(round(cell * 0.62))
     cand_font = load_font(max(6, round(cell * 0.22)))
-    colour_of = {c: technique_colour(t) for c, _d, t in solved_cells(result)}
+    colour_of = {c: technique_colour(t) for c, _d, t in solved_cells(result, check)}
     values = result.grid.values
+    written = check.entries if check is not None else (0,) * 81
+    wrong = set(check.mistakes) if check is not None else set()
+    ring = max(2, round(cell * 0.07))
     for c in range(81):
         r, k = divmod(c, 9)
         cx, cy = x0 + (k + 0.5) * cell, y_grid + (r + 0.5) * cell
         if result.givens[c]:
             _ink_centred(draw, (cx, cy), str(result.givens[c]), given_font, GIVEN_COLOUR)
+        elif written[c]:
+            _ink_centred(draw, (cx, cy), str(written[c]), solved_font, ENTRY_COLOUR)
+            if c in wrong:
+                rad = cell * RING_RADIUS
+                box = (cx - rad, cy - rad, cx + rad, cy + rad)
+                draw.ellipse(box, outline=MISTAKE_COLOUR, width=ring)
         elif values[c]:
             _ink_centred(draw, (cx, cy), str(values[c]), solved_font, colour_of[c])
         elif result.status == STUCK:

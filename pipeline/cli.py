@@ -7,6 +7,7 @@ documented exit code (:class:`solver.errors.ExitCode`); never a traceback.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from solver import errors
-from solver.check import EntryCheck, check_entries, position_hint
+from solver.check import EntryCheck, PositionHint, check_entries, position_hint
 from solver.errors import ExitCode, SudokuScanError
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
@@ -115,9 +116,10 @@ def _position_hint(
     *,
     order: Sequence[Technique],
     head: dict[str, object],
-) -> ExitCode:
+) -> tuple[ExitCode, PositionHint | None]:
     """Print the next step from the givens plus the right entries, the wrong entries
-    named first; the exit code (stuck: NOT_SOLVED; no single solution: INVALID_PUZZLE)."""
+    named first; the exit code (stuck: NOT_SOLVED; no single solution: INVALID_PUZZLE)
+    and the hint (None when the puzzle has no single solution)."""
     from solver import Grid
     from solver.solve import validate
 
@@ -131,7 +133,7 @@ def _position_hint(
             _emit({**obj, "message": message}, out)
         else:
             out.write(f"{message}\n")
-        return STATUS_EXIT[status]
+        return STATUS_EXIT[status], None
     found = position_hint(
         givens,
         check,
@@ -144,7 +146,7 @@ def _position_hint(
         _emit({**head, "status": "ok", **found.to_dict()}, out)
     else:
         out.write("".join(line + "\n" for line in found.lines()))
-    return ExitCode.NOT_SOLVED if found.stuck else ExitCode.OK
+    return (ExitCode.NOT_SOLVED if found.stuck else ExitCode.OK), found
 
 
 def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
@@ -169,7 +171,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             continue
         entries = None if args.entries is None else _parse_entries(args.entries, grid.values)
         if entries is not None and args.hint:
-            return _position_hint(grid.values, entries, args, out, order=order, head={})
+            return _position_hint(grid.values, entries, args, out, order=order, head={})[0]
         if args.hint:
             status, _sols, message = validate(grid)
             step = (
@@ -324,19 +326,34 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
-    """``solve PHOTO --hint``: the next step from the person's position on the photo;
-    nothing is drawn (the drawing would show the whole solution)."""
+    """``solve PHOTO --hint``: the next step from the person's position on the photo,
+    drawn at its level into ``NAME.hint.png`` (or ``-o``), never the whole solution."""
+    from overlay.hint import draw_hint
+    from pipeline.stages import hint_path_for, photo_bgr, write_image
     from scanner.api import read_photo, require_readable
 
     scan = require_readable(read_photo(args.photo, engine=_engine_name(args)))
     head: dict[str, object] = {"path": args.photo}
+    target = hint_path_for(args.photo, args.output)
     if args.json:
         head["corrections"] = [c.describe() for c in scan.corrections]
     else:
         for corr in scan.corrections:
             out.write(f"correction: {corr.describe()}\n")
     order = _solve_order(())
-    return _position_hint(scan.givens, scan.entries, args, out, order=order, head=head)
+    buffer = io.StringIO()
+    code, found = _position_hint(scan.givens, scan.entries, args, buffer, order=order, head=head)
+    if found is not None and found.step is not None:
+        image = draw_hint(photo_bgr(scan), scan.geometry, found.step, _hint_level(args))
+        write_image(image, target)
+        if args.json:
+            obj = json.loads(buffer.getvalue())
+            _emit({**obj, "output": str(target)}, out)
+            return code
+        out.write(buffer.getvalue() + f"wrote {target}\n")
+        return code
+    out.write(buffer.getvalue())
+    return code
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -368,12 +385,19 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 
         target = output_path_for(args.photo, args.output)
         sheet_path = target.with_name(target.stem + ".sheet.png")
-        write_image(render_sheet(result), sheet_path)
+        write_image(render_sheet(result, check=solved.check), sheet_path)
     if args.report:
         from overlay.report import write_report
 
         try:
-            write_report(result, args.report, title=f"Solution of {args.photo}")
+            write_report(
+                result,
+                args.report,
+                title=f"Solution of {args.photo}",
+                image=solved.image,
+                corrections=[c.describe() for c in solved.scan.corrections],
+                check=solved.check,
+            )
         except OSError as exc:
             raise errors.OutputError(f"{args.report}: cannot write ({exc})") from None
     stuck = result.status == STUCK
@@ -603,7 +627,32 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="solve a bundled sample")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("serve", help="the web app, for a phone on the same network")
+    p.add_argument("--host", default="127.0.0.1", help="0.0.0.0: every interface (LAN)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=2, help="reader processes (default 2)")
+    p.add_argument("--max-upload-mb", type=int, default=25, help="largest photo (default 25)")
+    p.set_defaults(func=cmd_serve)
     return parser
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from pipeline.web.app import WebSettings
+    from pipeline.web.serve import serve
+
+    if not 0 < args.port < 65536:
+        raise errors.BadArgsError(f"--port must be 1-65535, got {args.port}")
+    if not 1 <= args.workers <= 64:
+        raise errors.BadArgsError(f"--workers must be 1-64, got {args.workers}")
+    if args.max_upload_mb < 1:
+        raise errors.BadArgsError("--max-upload-mb must be at least 1")
+    settings = WebSettings(workers=args.workers, max_upload_bytes=args.max_upload_mb << 20)
+    try:
+        serve(args.host, args.port, settings, out)
+    except OSError as exc:
+        raise errors.BadArgsError(f"cannot listen on {args.host}:{args.port} ({exc})") from None
+    return ExitCode.OK
 
 
 def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, UnidentifiedImageError
 
-from solver.errors import InputFileError, NoGridError
+from solver.errors import ImageTooLargeError, InputFileError, NoGridError
 
 __all__ = ["MAX_PIXELS", "MIN_SIDE", "LoadedImage", "frame_count", "load_image", "to_gray"]
 
@@ -320,13 +320,13 @@ def _check_size(size: tuple[int, int], name: str, min_side: int) -> None:
         )
 
 
-def _too_large(name: str, exc: Exception) -> InputFileError:
+def _too_large(name: str, exc: Exception) -> ImageTooLargeError:
     """The one-line error for an image over Pillow's decompression-bomb limit."""
     found = re.search(r"\((\d+) pixels\).*?limit of (\d+) pixels", str(exc))
     if found is None:
-        return InputFileError(f"{name}: image too large to read safely ({exc})")
+        return ImageTooLargeError(f"{name}: image too large to read safely ({exc})")
     pixels, limit = (int(g) for g in found.groups())
-    return InputFileError(
+    return ImageTooLargeError(
         f"{name}: image too large to read safely ({pixels / 1e6:.0f} MP; "
         f"at most {limit / 1e6:.0f} MP, Pillow's decompression-bomb limit)"
     )

@@ -40,6 +40,10 @@ class InputFileError(SudokuScanError):
     exit_code = ExitCode.INPUT_FILE
 
 
+class ImageTooLargeError(InputFileError):
+    """An image over the decompression-bomb limit: refused before it is decoded."""
+
+
 class PuzzleFormatError(InputFileError):
     """Text that is not a puzzle: wrong length or characters."""
 

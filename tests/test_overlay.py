@@ -488,3 +488,24 @@ def test_report_for_a_phone_folds_singles_and_hides_the_solution(
             assert f'<a href="#step-{i}">' in text
     # The notation is explained once.
     assert text.count('id="notation"') == 1 and "r3c6&lt;&gt;4" in text
+
+
+def test_sheet_and_report_show_the_entries_and_ring_the_wrong_one(result: SolveResult) -> None:
+    check, _right, wrong = _entry_check(result)
+    plain = render_sheet(result, size=600)
+    sheet = render_sheet(result, size=600, check=check)
+    ring = _ring_pixels(sheet)
+    assert ring.sum() > 100 and not _ring_pixels(plain).any()
+    # The ring sits on the wrong entry's cell: the sheet's grid is 90% of its width,
+    # centred, so the ring's pixels lie in that cell's column band.
+    _ys, xs = np.nonzero(ring)
+    margin = round(600 * 0.05)
+    cell = (600 - 2 * margin) // 9
+    x0 = (600 - 9 * cell) // 2
+    col = wrong % 9
+    in_col = (xs >= x0 + col * cell) & (xs < x0 + (col + 1) * cell)
+    assert in_col.mean() > 0.8
+    page = render_report(result, title="t", check=check)
+    assert f"Your entries: 1 of {check.checked} wrong" in page
+    r, g, b = MISTAKE_COLOUR
+    assert page.count(f'stroke="#{r:02x}{g:02x}{b:02x}"') == 1

@@ -128,10 +128,10 @@ from .templates import (
 _REGISTRY: list[Technique] = [
     Technique("full-house", "Full House", "FH", "singles", ("0000",), 4, "easy",
               find_full_house, describe_full_house),
-    Technique("naked-single", "Naked Single", "NS", "singles", ("0003",), 4, "easy",
-              find_naked_single, describe_naked_single),
     Technique("hidden-single", "Hidden Single", "HS", "singles", ("0002",), 14, "easy",
               find_hidden_single, describe_hidden_single),
+    Technique("naked-single", "Naked Single", "NS", "singles", ("0003",), 4, "easy",
+              find_naked_single, describe_naked_single),
     Technique("locked-pointing", "Locked Candidates (Pointing)", "LP", "intersections",
               ("0100",), 50, "medium", find_pointing, describe_locked),
     Technique("locked-claiming", "Locked Candidates (Claiming)", "LC", "intersections",
