@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import signal
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -13,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
+from PIL import Image
 
 from pipeline.cli import main
 from pipeline.web.app import SECURITY_HEADERS, WebError, WebSettings, Workers, create_app
@@ -43,7 +47,7 @@ def photo() -> bytes:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     root = tmp_path_factory.mktemp("sessions")
     settings = WebSettings(workers=1, queue=2, max_upload_bytes=2 * 1024 * 1024, root=root)
-    with TestClient(create_app(settings)) as test_client:
+    with TestClient(create_app(settings), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -199,3 +203,36 @@ def test_announce_prints_the_address_and_a_qr_code_for_the_lan() -> None:
 def test_serve_rejects_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "0"], out=io.StringIO()) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_a_truncated_photo_is_a_4xx_and_the_server_stays_healthy(
+    client: TestClient, photo: bytes
+) -> None:
+    cut = photo[: len(photo) // 3]
+    response = client.post("/api/read", files={"photo": ("cut.jpg", cut, "image/jpeg")})
+    assert 400 <= response.status_code < 500 and response.json()["error"]
+    assert client.get("/healthz").json()["status"] == "ok"
+    again = client.post("/api/read", files={"photo": ("puzzle.jpg", photo, "image/jpeg")})
+    assert again.status_code == 200
+
+
+def test_a_decompression_bomb_is_413(client: TestClient) -> None:
+    # 15000 x 15000 one-bit pixels: a small file, 225 MP once decoded.
+    buffer = io.BytesIO()
+    Image.new("1", (15000, 15000), 1).save(buffer, "PNG")
+    files = {"photo": ("bomb.png", buffer.getvalue(), "image/png")}
+    response = client.post("/api/read", files=files)
+    assert response.status_code == 413 and "too large" in response.json()["error"]
+    assert client.get("/healthz").status_code == 200
+
+
+def test_a_worker_killed_mid_way_costs_one_request(client: TestClient, photo: bytes) -> None:
+    # Fault injection: the worker process dies (the OOM killer, a crash in a library).
+    workers = client.app.state.workers  # type: ignore[attr-defined]
+    for pid in list(workers.pool._processes):
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.3)
+    files = {"photo": ("puzzle.jpg", photo, "image/jpeg")}
+    lost = client.post("/api/read", files=files)
+    assert lost.status_code == 500 and "stopped" in lost.json()["error"]
+    assert client.post("/api/read", files=files).status_code == 200

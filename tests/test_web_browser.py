@@ -17,7 +17,15 @@ import uvicorn
 
 from pipeline.web.app import WebSettings, create_app
 from solver.generate import generate
-from tests.synth import render_puzzle_photo
+from solver.search import solutions
+from tests.synth import (
+    HERSHEY_SCRIPT,
+    PEN_INKS,
+    STRESS_STYLES,
+    HandPen,
+    render_puzzle_photo,
+    render_stress_page,
+)
 
 PHONE = {"width": 390, "height": 844}
 PUZZLE = "".join(map(str, generate(102)))
@@ -66,7 +74,7 @@ def _open(browser: Any, server: str, errors: list[str], **options: Any) -> Any:
 
 
 def _read(page: Any, photo_file: Path) -> None:
-    page.set_input_files("#photo-input", str(photo_file))
+    page.set_input_files("[data-testid=photo-input]", str(photo_file))
     page.wait_for_function(
         "() => { const i = document.querySelector('#photo-view');"
         " return i && i.complete && i.naturalWidth > 0 && !i.hidden; }",
@@ -116,3 +124,94 @@ def test_dark_mode_changes_the_page(browser: Any, server: str) -> None:
     assert errors == []
     light.close()
     dark.close()
+
+
+@pytest.fixture(scope="module")
+def started_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int], int]:
+    """A rendered page with 60% of its empty cells written in blue pen, one wrong:
+    the file, the solution and the wrong cell."""
+    puzzle = [int(v) for v in generate(6001)]
+    (solution,) = solutions(puzzle, limit=2)
+    empty = [i for i, v in enumerate(puzzle) if not v]
+    entries = [0] * 81
+    for i in empty[: int(len(empty) * 0.6)]:
+        entries[i] = solution[i]
+    wrong = empty[0]
+    entries[wrong] = solution[wrong] % 9 + 1
+    page = render_stress_page(
+        puzzle,
+        style=STRESS_STYLES["classic"],
+        seed=2,
+        entries=entries,
+        hand=HandPen(HERSHEY_SCRIPT, *PEN_INKS["blue pen"]),
+    )
+    path = tmp_path_factory.mktemp("started") / "started.png"
+    cv2.imwrite(str(path), page.image)
+    return path, solution, wrong
+
+
+def _cell_centre(page: Any, reading: dict[str, Any], cell: int) -> tuple[float, float]:
+    """Where cell ``cell`` of the reading is on the screen."""
+    lattice = reading["lattice"]
+    r, c = divmod(cell, 9)
+    corners = [lattice[r][c], lattice[r][c + 1], lattice[r + 1][c + 1], lattice[r + 1][c]]
+    x = sum(p[0] for p in corners) / 4
+    y = sum(p[1] for p in corners) / 4
+    box = page.locator("#photo-view").bounding_box()
+    return (
+        box["x"] + x * box["width"] / reading["width"],
+        box["y"] + y * box["height"] / reading["height"],
+    )
+
+
+def test_a_started_page_checked_corrected_and_hinted(
+    browser: Any, server: str, started_page: tuple[Path, list[int], int]
+) -> None:
+    path, solution, wrong = started_page
+    errors: list[str] = []
+    page = _open(browser, server, errors)
+    with page.expect_response(lambda r: r.url.endswith("/api/read")) as answer:
+        page.set_input_files("[data-testid=photo-input]", str(path))
+    reading = answer.value.json()
+    assert reading["status"] == "ok"
+    _read(page, path)
+    name = f"r{wrong // 9 + 1}c{wrong % 9 + 1}"
+    # Check my entries: the wrong one is named, nothing is revealed.
+    page.click("#btn-check")
+    page.wait_for_function(
+        f"() => document.querySelector('#result-text').textContent.includes('{name}')",
+        timeout=60_000,
+    )
+    # Correct a cell the reader read as empty: tap it, say it is mine, give its digit.
+    empty = next(
+        i for i, ch in enumerate(reading["givens"]) if ch == "0" and reading["entries"][i] == "0"
+    )
+    page.mouse.click(*_cell_centre(page, reading, empty))
+    page.wait_for_selector("#digit-pad:not([hidden])")
+    page.click("#pad-kind-mine")
+    page.click(f".pad-digit[data-digit='{solution[empty]}']")
+    page.wait_for_function(
+        "() => /checked/.test(document.querySelector('#check-line').textContent)",
+        timeout=60_000,
+    )
+    # The hint ladder: four levels, each saying more, the last the whole step.
+    page.click("#btn-hint")
+    texts = []
+    for level in range(1, 5):
+        page.wait_for_function(
+            f"() => /level {level}\\b/i.test(document.querySelector('#result-title').textContent)"
+            " && !document.querySelector('#btn-hint').disabled",
+            timeout=60_000,
+        )
+        texts.append(page.inner_text("#result-text"))
+        if level < 4:
+            page.click("#btn-more")
+    assert len(set(texts)) == 4
+    page.click("#btn-solve")
+    page.wait_for_function(
+        "() => { const i = document.querySelector('[data-testid=solution-image]');"
+        " return i && i.src.includes('/api/files/solve') || (i && i.src.includes('/solve-')); }",
+        timeout=60_000,
+    )
+    assert errors == []
+    page.close()

@@ -35,6 +35,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -171,11 +172,16 @@ class Workers:
 
     def __init__(self, settings: WebSettings) -> None:
         self.settings = settings
-        # spawn: a fresh interpreter per worker, never a fork of the server's threads.
-        self.pool = ProcessPoolExecutor(
-            max_workers=settings.workers, mp_context=get_context("spawn"), initializer=jobs.warm
-        )
+        self.pool = self._start()
         self.busy = 0
+
+    def _start(self) -> ProcessPoolExecutor:
+        # spawn: a fresh interpreter per worker, never a fork of the server's threads.
+        return ProcessPoolExecutor(
+            max_workers=self.settings.workers,
+            mp_context=get_context("spawn"),
+            initializer=jobs.warm,
+        )
 
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         """Run ``func(*args)`` in a worker: 503 when the queue is full, 504 when slow."""
@@ -190,6 +196,13 @@ class Workers:
             return await asyncio.wait_for(future, self.settings.timeout_s)
         except TimeoutError:
             raise WebError(504, "reading this photo took too long: try a smaller one") from None
+        except BrokenProcessPool:
+            # A worker died (killed for memory, a crash): start a fresh pool so the
+            # next request is served; this one is lost.
+            broken, self.pool = self.pool, self._start()
+            broken.shutdown(wait=False, cancel_futures=True)
+            message = "the reader stopped on this photo: try again or another one"
+            raise WebError(500, message) from None
         except SudokuScanError as exc:
             raise _http_error(exc) from None
         finally:
