@@ -29,12 +29,13 @@ class HintLevel(IntEnum):
     ANSWER = 4
 
 
+_CELL_FIRST = frozenset({"naked-single"})
 # Level 3 of the singles: what to see, without the digit (their evidence is the digit).
 _SINGLES = {
     "full-house": "it is the last empty cell of its house; which digit is missing there?",
     "naked-single": (
-        "its row, column and box already hold eight different digits between them; "
-        "which one do they leave?"
+        "the digits its row, column and box hold (and what the steps before ruled out) "
+        "leave it one candidate; which?"
     ),
     "hidden-single": (
         "one of the digits it still needs can go into only one of its empty cells; "
@@ -44,8 +45,11 @@ _SINGLES = {
 
 
 def hint_where(step: Step) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The houses and cells to look at: the step's houses, else its cells (a naked
-    single's one cell), else the cells it places into or eliminates from."""
+    """The houses and cells to look at: the step's houses, else its cells, else the
+    cells it places into or eliminates from; a naked single's is its cell (its houses
+    are evidence, shown from level 3)."""
+    if step.technique in _CELL_FIRST:
+        return (), step.cells
     if step.houses:
         return step.houses, ()
     cells = step.cells or tuple(dict.fromkeys(c for c, _d in step.placements + step.eliminations))

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Final
 
-from ..grid import ALL_DIGITS, BIT, DIGITS_IN, HOUSES, SINGLE, Grid, cell_name, house_name
+from ..grid import (
+    ALL_DIGITS,
+    BIT,
+    DIGITS_IN,
+    HOUSES,
+    HOUSES_OF,
+    SINGLE,
+    Grid,
+    cell_name,
+    house_name,
+)
 from ..steps import Step
 
 # People scan boxes first for hidden singles, then rows, then columns.
@@ -47,18 +57,55 @@ def describe_full_house(step: Step) -> str:
 
 
 def find_naked_single(grid: Grid) -> Iterator[Step]:
-    """A cell with one candidate left. Evidence: ``cells=(cell,)``."""
+    """A cell with one candidate left. Evidence: ``cells=(cell,)``; ``extra``: for each
+    other digit a cell of the cell's row, column or box holding it (row first), and
+    ``houses``: those cells' houses among the three; fewer than eight ``extra`` cells
+    when steps before ruled some digits out."""
     values, cands = grid.values, grid.candidates
     for c in range(81):
         if not values[c]:
             d = SINGLE[cands[c]]
             if d:
-                yield Step("naked-single", placements=((c, d),), cells=(c,), digits=(d,))
+                seen: dict[int, int] = {}  # digit -> the first cell showing it
+                houses: list[int] = []
+                for h in HOUSES_OF[c]:
+                    for p in HOUSES[h]:
+                        v = values[p]
+                        if v and v != d and v not in seen:
+                            seen[v] = p
+                            if h not in houses:
+                                houses.append(h)
+                yield Step(
+                    "naked-single",
+                    placements=((c, d),),
+                    cells=(c,),
+                    digits=(d,),
+                    houses=tuple(houses),
+                    extra=tuple(seen[v] for v in sorted(seen)),
+                )
 
 
 def describe_naked_single(step: Step) -> str:
     cell, digit = step.placements[0]
-    return f"Naked single: {digit} is the only candidate left in {cell_name(cell)}"
+    where = _and(house_name(h) for h in step.houses)
+    if len(step.extra) == 8:
+        return (
+            f"Naked single: {where} already hold every digit but {digit}, "
+            f"so {cell_name(cell)} = {digit}"
+        )
+    if not step.extra:
+        return f"Naked single: {digit} is the only candidate left in {cell_name(cell)}"
+    return (
+        f"Naked single: {digit} is the only candidate left in {cell_name(cell)} "
+        f"({where} hold {len(step.extra)} of the other digits; the steps before ruled "
+        "out the rest)"
+    )
+
+
+def _and(parts: Iterable[str]) -> str:
+    """``row 4, column 2 and box 4``."""
+    items = list(parts)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def find_hidden_single(grid: Grid) -> Iterator[Step]:
