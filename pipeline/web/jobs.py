@@ -56,9 +56,18 @@ MODES = ", ".join(m.value for m in Mode)
 
 
 def warm() -> None:
-    """Load the reader once per worker process (the network's weights, the fonts)."""
+    """Set up a worker process: one BLAS and one OpenCV thread (the pool is the
+    parallelism; their own threads would oversubscribe the cores, as in ``batch``),
+    Ctrl-C left to the server, and the reader loaded once."""
+    import signal
+
+    from threadpoolctl import threadpool_limits
+
     from scanner.digits import DEFAULT_ENGINE, get_engine
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threadpool_limits(1)
+    cv2.setNumThreads(1)
     get_engine(DEFAULT_ENGINE)
 
 
