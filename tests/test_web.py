@@ -96,6 +96,10 @@ def test_solve_check_and_hint_from_a_reading(
     assert len(solved["placed"]) == PUZZLE.count(0)
     image = client.get(solved["image"])
     assert image.status_code == 200 and image.headers["content-type"] == "image/png"
+    # The report downloads (its inline style is never shown under the app's CSP).
+    report = client.get(solved["report"])
+    assert report.status_code == 200 and report.text.startswith("<!DOCTYPE html>")
+    assert "attachment" in report.headers["content-disposition"]
     # The person's entries, one wrong: check names it and reveals nothing.
     entries = ["0"] * 81
     empty = [i for i, v in enumerate(PUZZLE) if not v]

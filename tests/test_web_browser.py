@@ -213,5 +213,6 @@ def test_a_started_page_checked_corrected_and_hinted(
         " return i && i.src.includes('/api/files/solve') || (i && i.src.includes('/solve-')); }",
         timeout=60_000,
     )
+    assert page.locator("#download-report").is_visible()
     assert errors == []
     page.close()

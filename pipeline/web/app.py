@@ -12,6 +12,7 @@ from other hosts) and the API it uses, which scripts can use too:
 ``POST /api/solve``         multipart ``id`` or ``photo``, optional ``givens``,
                             ``entries``, ``mode`` (solve, check, hint), ``level``,
                             ``reveal``: ``solve --json``'s fields plus ``image`` (URL)
+                            and, solved, ``report`` (URL of the HTML report)
 ``GET /api/steps/{id}/{n}.png``  step n of the solve drawn on the photo
 ``GET /api/files/{id}/{name}``   a session's images
 =========================== ===========================================================
@@ -62,7 +63,9 @@ from . import jobs
 STATIC = Path(__file__).resolve().parent / "static"
 UPLOAD = "upload"  # the uploaded file's fixed name in its session
 _ID = re.compile(r"[0-9a-f]{32}")
-_FILE = re.compile(r"(photo\.jpg|(solve|check|hint|step)-[0-9a-f]{16}\.png)")
+_FILE = re.compile(
+    r"(photo\.jpg|(solve|check|hint|step)-[0-9a-f]{16}\.png|report-[0-9a-f]{16}\.html)"
+)
 T = TypeVar("T")
 
 # No inline script or style, nothing from other hosts; images may be blobs (sharing).
@@ -350,6 +353,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         )
         name = out.pop("file", None)
         image = f"/api/files/{sid}/{name}" if name else None
+        report = out.pop("report_file", None)
+        if report:
+            out["report"] = f"/api/files/{sid}/{report}"
         return {"id": sid, **head, **out, "image": image}
 
     @app.get("/api/steps/{sid}/{index}.png")
@@ -368,6 +374,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         folder = sessions(request).get(sid)
         if not _FILE.fullmatch(name) or not (folder / name).is_file():
             raise WebError(404, "no such file in this session")
+        if name.endswith(".html"):
+            # A report has its own inline style: it is downloaded, not shown here.
+            return FileResponse(
+                folder / name, media_type="text/html", filename="sudoku-report.html"
+            )
         media = "image/jpeg" if name.endswith(".jpg") else "image/png"
         return FileResponse(folder / name, media_type=media)
 

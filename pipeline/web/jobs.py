@@ -8,6 +8,7 @@ A session holds:
 photo.jpg       the upright photo, at most ``PHOTO_SIDE`` px, as the page shows it
 state.json      the reading: lattice (in photo.jpg's pixels), givens, entries, kinds
 <kind>-<key>.png  drawn results: ``key`` is a digest of what was asked
+report-<key>.html the solve's report (downloaded, never shown under the app's CSP)
 =============== ==============================================================
 """
 
@@ -25,6 +26,7 @@ import numpy.typing as npt
 
 from overlay.draw import compose, draw_rings
 from overlay.hint import draw_hint
+from overlay.report import write_report
 from pipeline.stages import photo_bgr, write_image
 from scanner.api import read_photo
 from scanner.geometry import GridGeometry
@@ -159,6 +161,10 @@ def solve_job(
         drawn = compose(image, geometry, result, check=check).image
         out.update(result.to_dict())
         out.update(check.to_dict())
+        # The step-by-step report, to download beside the picture.
+        report = f"report-{_key(givens, entries)}.html"
+        write_report(result, folder / report, title="Your Sudoku", image=drawn, check=check)
+        out["report_file"] = report
     elif mode == Mode.CHECK:
         # Mistakes ringed, nothing revealed: no digit is drawn.
         drawn = image.copy()

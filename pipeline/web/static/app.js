@@ -18,7 +18,7 @@
     resultWrap: $('result-wrap'), resultImage: $('result-image'),
     hintTools: $('hint-tools'), reveal: $('reveal'), more: $('btn-more'),
     stepNav: $('step-nav'), stepLabel: $('step-label'), stepPrev: $('step-prev'), stepNext: $('step-next'),
-    download: $('download'), share: $('share'),
+    download: $('download'), share: $('share'), report: $('download-report'),
     hint: $('btn-hint'), check: $('btn-check'), solve: $('btn-solve'), steps: $('btn-steps'),
     pad: $('digit-pad'), padBackdrop: $('pad-backdrop'), padTitle: $('pad-title'), padNow: $('pad-now'),
     kindPrinted: $('pad-kind-printed'), kindMine: $('pad-kind-mine'), padCancel: $('pad-cancel'),
@@ -366,6 +366,7 @@
 
   /* ---------- 3. results ---------- */
   function setMode(mode, title) {
+    els.report.hidden = true; // a solve shows it again (showSolve)
     const changed = state.mode !== mode;
     state.mode = mode;
     els.result.hidden = false;
@@ -464,7 +465,11 @@
   function showSolve(d) {
     setMode('solve', 'Solution');
     els.resultText.textContent = solveLine(d);
-    return loadImage(d.image, 'sudoku-solved.png');
+    const shown = loadImage(d.image, 'sudoku-solved.png');
+    // The step-by-step report of this solve, to download (it is not shown in the app).
+    els.report.hidden = !d.report;
+    if (d.report) els.report.href = d.report;
+    return shown;
   }
   async function showStep(k) {
     const steps = state.solve.steps, s = steps[k];
