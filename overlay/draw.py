@@ -242,6 +242,18 @@ def _blend_cell(
     out: UInt8Array, geometry: GridGeometry, cell: int, tile: UInt8Array, colour: tuple[int, ...]
 ) -> bool:
     """Warp a cell tile into ``out`` (in place) in ``colour`` (BGR); False if off-image."""
+    return _blend_layers(out, geometry, cell, [(tile, colour)])
+
+
+def _blend_layers(
+    out: UInt8Array,
+    geometry: GridGeometry,
+    cell: int,
+    layers: Sequence[tuple[UInt8Array, tuple[int, ...]]],
+) -> bool:
+    """Warp a cell's alpha tiles (same size, at most 4) into ``out`` in place, each in
+    its colour (BGR), in order: one warp for all of them. False if the first draws
+    nothing (off-image); then none is drawn."""
     row, col = divmod(cell, 9)
     quad = geometry.cell_quad(row, col)
     h, w = out.shape[:2]
@@ -251,22 +263,27 @@ def _blend_cell(
     y1 = min(int(np.ceil(quad[:, 1].max())) + 1, h)
     if x0 >= x1 or y0 >= y1:
         return False
-    s = tile.shape[0]
+    s = layers[0][0].shape[0]
     # tile pixel (x, y) -> grid (col + (x + .5)/s, row + (y + .5)/s) -> image -> ROI.
     to_grid = np.array([[1 / s, 0, col + 0.5 / s], [0, 1 / s, row + 0.5 / s], [0, 0, 1.0]])
     to_roi = np.array([[1.0, 0, -x0], [0, 1, -y0], [0, 0, 1]])
     m = to_roi @ geometry.cell_homography(row, col) @ to_grid
-    alpha = cv2.warpPerspective(
-        tile, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-    )
-    bx, by, bw, bh = cv2.boundingRect(alpha)  # the ink: ~1/3 of the cell's box
-    if bw == 0 or bh == 0:
-        return False
-    # Integer blend, exact at both ends: alpha 0 keeps the pixel, alpha 255 is the colour.
-    a = alpha[by : by + bh, bx : bx + bw].astype(np.uint16)[:, :, None]
-    roi = out[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw]
-    c = np.array(colour, np.uint16)
-    roi[:] = ((roi * (255 - a) + c * a + 127) // 255).astype(np.uint8)
+    tiles = np.dstack([tile for tile, _colour in layers])
+    warped = cv2.warpPerspective(
+        tiles, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
+    ).reshape(y1 - y0, x1 - x0, len(layers))
+    for k, (_tile, colour) in enumerate(layers):
+        alpha = np.ascontiguousarray(warped[:, :, k])
+        bx, by, bw, bh = cv2.boundingRect(alpha)  # the ink: ~1/3 of the cell's box
+        if bw == 0 or bh == 0:
+            if k == 0:
+                return False
+            continue
+        # Integer blend, exact at both ends: alpha 0 keeps the pixel, 255 is the colour.
+        a = alpha[by : by + bh, bx : bx + bw].astype(np.uint16)[:, :, None]
+        roi = out[y0 + by : y0 + by + bh, x0 + bx : x0 + bx + bw]
+        c = np.array(colour, np.uint16)
+        roi[:] = ((roi * (255 - a) + c * a + 127) // 255).astype(np.uint8)
     return True
 
 
@@ -304,9 +321,12 @@ def draw_digits(
                 drawn.append(cell)
             continue
         tiles = badge_tiles(digit, size, technique_code(tech_id))
-        if _blend_cell(image, geometry, cell, tiles.halo, (255, 255, 255)):
-            _blend_cell(image, geometry, cell, tiles.ink, colour)
-            _blend_cell(image, geometry, cell, tiles.code, bgr(BADGE_TEXT_COLOUR))
+        layers = [
+            (tiles.halo, (255, 255, 255)),
+            (tiles.ink, colour),
+            (tiles.code, bgr(BADGE_TEXT_COLOUR)),
+        ]
+        if _blend_layers(image, geometry, cell, layers):
             drawn.append(cell)
     return tuple(drawn)
 

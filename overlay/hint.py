@@ -22,7 +22,7 @@ from solver.hints import HintLevel, hint_text, hint_where
 from solver.steps import Step
 
 from .draw import _below, _blend_cell, _check_image, _tile_sizes, cell_tile, fit_geometry
-from .legend import RGB, STRIP_PAPER, TEXT_COLOUR, bgr, load_font, text_width
+from .legend import RGB, STRIP_PAPER, TEXT_COLOUR, bgr, load_font, wrap_words
 
 UInt8Array = npt.NDArray[np.uint8]
 
@@ -70,13 +70,7 @@ def caption_strip(text: str, width: int, *, font_px: int = 18) -> UInt8Array:
     """A strip (h, ``width``, 3) BGR with ``text`` wrapped to the width."""
     px = max(12, font_px)
     margin = max(6, px // 2)
-    room = max(1, width - 2 * margin)
-    lines: list[str] = []
-    for word in text.split():
-        if lines and text_width(f"{lines[-1]} {word}", px) <= room:
-            lines[-1] += f" {word}"
-        else:
-            lines.append(word)
+    lines = wrap_words(text, px, max(1, width - 2 * margin))
     line_h = math.ceil(1.35 * px)
     img = Image.new("RGB", (width, 2 * margin + line_h * max(1, len(lines))), STRIP_PAPER)
     draw = ImageDraw.Draw(img)

@@ -104,6 +104,17 @@ def bgr(rgb: RGB) -> RGB:
     return (rgb[2], rgb[1], rgb[0])
 
 
+def wrap_words(text: str, px: int, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` at ``px`` (a word too long stands alone)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and text_width(f"{lines[-1]} {word}", px) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
 @functools.lru_cache(maxsize=128)
 def load_font(px: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The shipped DejaVu Sans (or Bold) at ``px`` pixels per em."""

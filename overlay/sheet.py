@@ -24,6 +24,7 @@ from .legend import (
     render_legend,
     solved_cells,
     technique_colour,
+    wrap_words,
 )
 
 UInt8Array = npt.NDArray[np.uint8]
@@ -109,13 +110,7 @@ def render_sheet(
     sub_px = round(size * 0.02)
     title, subtitle, problem = _title_lines(result)
     sub_font = load_font(sub_px)
-    # Wrap the subtitle by words to the sheet width.
-    lines: list[str] = []
-    for word in subtitle.split(" "):
-        if lines and sub_font.getlength(lines[-1] + " " + word) <= size - 2 * margin:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
+    lines = wrap_words(subtitle, sub_px, size - 2 * margin)
     y_grid = margin + round(title_px * 1.3) + round(sub_px * 1.5) * len(lines) + round(sub_px)
 
     entries = legend_entries(result, check)

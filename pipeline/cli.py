@@ -7,7 +7,6 @@ documented exit code (:class:`solver.errors.ExitCode`); never a traceback.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -15,12 +14,12 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from solver import errors
-from solver.check import EntryCheck, PositionHint, check_entries, position_hint
+from solver.check import EntryCheck, check_entries, position_hint
 from solver.errors import ExitCode, SudokuScanError
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
-from solver.steps import Technique
+from solver.steps import Step, Technique
 
 # How a puzzle's status ends the process.
 STATUS_EXIT = {
@@ -116,10 +115,11 @@ def _position_hint(
     *,
     order: Sequence[Technique],
     head: dict[str, object],
-) -> tuple[ExitCode, PositionHint | None]:
+    draw: Callable[[Step], Path] | None = None,
+) -> ExitCode:
     """Print the next step from the givens plus the right entries, the wrong entries
-    named first; the exit code (stuck: NOT_SOLVED; no single solution: INVALID_PUZZLE)
-    and the hint (None when the puzzle has no single solution)."""
+    named first; the exit code (stuck: NOT_SOLVED; no single solution: INVALID_PUZZLE).
+    ``draw`` writes the step as a picture and says where (``"output"``, ``wrote ...``)."""
     from solver import Grid
     from solver.solve import validate
 
@@ -133,7 +133,7 @@ def _position_hint(
             _emit({**obj, "message": message}, out)
         else:
             out.write(f"{message}\n")
-        return STATUS_EXIT[status], None
+        return STATUS_EXIT[status]
     found = position_hint(
         givens,
         check,
@@ -142,11 +142,15 @@ def _position_hint(
         reveal=args.reveal,
         level=_hint_level(args),
     )
+    drawn = draw(found.step) if draw is not None and found.step is not None else None
     if args.json:
-        _emit({**head, "status": "ok", **found.to_dict()}, out)
+        picture = {"output": str(drawn)} if drawn is not None else {}
+        _emit({**head, "status": "ok", **found.to_dict(), **picture}, out)
     else:
         out.write("".join(line + "\n" for line in found.lines()))
-    return (ExitCode.NOT_SOLVED if found.stuck else ExitCode.OK), found
+        if drawn is not None:
+            out.write(f"wrote {drawn}\n")
+    return ExitCode.NOT_SOLVED if found.stuck else ExitCode.OK
 
 
 def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
@@ -171,7 +175,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             continue
         entries = None if args.entries is None else _parse_entries(args.entries, grid.values)
         if entries is not None and args.hint:
-            return _position_hint(grid.values, entries, args, out, order=order, head={})[0]
+            return _position_hint(grid.values, entries, args, out, order=order, head={})
         if args.hint:
             status, _sols, message = validate(grid)
             step = (
@@ -340,20 +344,13 @@ def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
     else:
         for corr in scan.corrections:
             out.write(f"correction: {corr.describe()}\n")
+
+    def draw(step: Step) -> Path:
+        image = draw_hint(photo_bgr(scan), scan.geometry, step, _hint_level(args))
+        return write_image(image, target)
+
     order = _solve_order(())
-    buffer = io.StringIO()
-    code, found = _position_hint(scan.givens, scan.entries, args, buffer, order=order, head=head)
-    if found is not None and found.step is not None:
-        image = draw_hint(photo_bgr(scan), scan.geometry, found.step, _hint_level(args))
-        write_image(image, target)
-        if args.json:
-            obj = json.loads(buffer.getvalue())
-            _emit({**obj, "output": str(target)}, out)
-            return code
-        out.write(buffer.getvalue() + f"wrote {target}\n")
-        return code
-    out.write(buffer.getvalue())
-    return code
+    return _position_hint(scan.givens, scan.entries, args, out, order=order, head=head, draw=draw)
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -493,6 +490,17 @@ _LEVEL_HELP = (
     "with --hint: how much to tell, 1 where to look, 2 the technique, 3 the cells and "
     "candidates, 4 the whole step (default)"
 )
+
+
+def _add_no_badges(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-badges",
+        dest="badges",
+        action="store_false",
+        help="digits alone, without the technique code tab in each cell",
+    )
+
+
 _REVEAL_HELP = "with --hint: also say the right digit of each wrong entry"
 
 
@@ -542,12 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("photo", metavar="PHOTO")
     p.add_argument("-o", "--output", help="output image (default: NAME.solved.png/.jpg)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument(
-        "--no-badges",
-        dest="badges",
-        action="store_false",
-        help="digits alone, without the technique code tab in each cell",
-    )
+    _add_no_badges(p)
     p.add_argument(
         "--no-extend",
         dest="extend",
@@ -610,12 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="leave out techniques that assume a unique solution",
     )
-    p.add_argument(
-        "--no-badges",
-        dest="badges",
-        action="store_false",
-        help="digits alone, without the technique code tab in each cell",
-    )
+    _add_no_badges(p)
     p.add_argument("--ocr", choices=("cnn", "tesseract"), help="digit engine (default: best)")
     p.set_defaults(func=cmd_batch)
 

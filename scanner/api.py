@@ -450,13 +450,11 @@ def _inks_by_shape(
     rest = [i for i, k in enumerate(kinds) if k in inked and i not in ink]
     if not group or not rest:
         return None
-    written_share = {
-        "group": float(np.mean(hand[group] > 0.5)),
-        "rest": float(np.mean(hand[rest] > 0.5)),
-    }
-    if written_share["group"] >= 1 - _SHAPE_VOTE and written_share["rest"] <= _SHAPE_VOTE:
+    group_written = float(np.mean(hand[group] > 0.5))
+    rest_written = float(np.mean(hand[rest] > 0.5))
+    if group_written >= 1 - _SHAPE_VOTE and rest_written <= _SHAPE_VOTE:
         written = group
-    elif written_share["rest"] >= 1 - _SHAPE_VOTE and written_share["group"] <= _SHAPE_VOTE:
+    elif rest_written >= 1 - _SHAPE_VOTE and group_written <= _SHAPE_VOTE:
         written = rest
     else:
         return None

@@ -242,25 +242,20 @@ def cell_kinds(
     return kinds, []
 
 
-def _twin_features(ink: npt.NDArray[np.floating[Any]]) -> FloatArray:
+def _twin_features(ink: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float32]:
     """A cell's centred ink (64, 64), cropped to the digit and slightly blurred."""
     window = centred(np.asarray(ink, dtype=np.float32))[_TWIN_WINDOW, _TWIN_WINDOW]
-    return np.asarray(cv2.GaussianBlur(window, (0, 0), 1.0), dtype=np.float64)
+    return np.ascontiguousarray(cv2.GaussianBlur(window, (0, 0), 1.0), dtype=np.float32)
 
 
-def _likeness(a: FloatArray, b: FloatArray) -> float:
-    """The best normalised correlation of two feature maps within ``_TWIN_SHIFT``."""
+def _likeness(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """The best normalised correlation of two feature maps within ``_TWIN_SHIFT``: the
+    middle of ``a`` against every window of ``b`` it fits in (OpenCV's template match,
+    mean-subtracted and normalised)."""
     s = _TWIN_SHIFT
-    core = a[s:-s, s:-s] - a[s:-s, s:-s].mean()
-    best = -1.0
-    for dy in range(2 * s + 1):
-        for dx in range(2 * s + 1):
-            part = b[dy : dy + core.shape[0], dx : dx + core.shape[1]]
-            part = part - part.mean()
-            denom = float(np.sqrt((core * core).sum() * (part * part).sum()))
-            if denom > 0:
-                best = max(best, float((core * part).sum()) / denom)
-    return best
+    scores = cv2.matchTemplate(b, np.ascontiguousarray(a[s:-s, s:-s]), cv2.TM_CCOEFF_NORMED)
+    finite = scores[np.isfinite(scores)]  # a flat window has no correlation
+    return float(finite.max()) if finite.size else -1.0
 
 
 def print_twins(
@@ -295,9 +290,9 @@ def print_twins(
     cand = np.asarray(written, dtype=bool).ravel() & (values > 0)
     refs = np.asarray(printed, dtype=bool).ravel() & (values > 0)
     out = np.zeros(len(values), dtype=bool)
-    features: dict[int, FloatArray] = {}
+    features: dict[int, npt.NDArray[np.float32]] = {}
 
-    def feature(c: int) -> FloatArray:
+    def feature(c: int) -> npt.NDArray[np.float32]:
         if c not in features:
             features[c] = _twin_features(ink[c])
         return features[c]

@@ -1727,3 +1727,47 @@ def _jpeg(image: UInt8Array, quality: int) -> UInt8Array:
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
     return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
+
+
+def game(seed: int, share: float) -> tuple[list[int], list[int], list[int]]:
+    """A generated puzzle, its solution, and right entries in ``share`` of its empty
+    cells (chosen at random from ``seed``)."""
+    from solver.generate import generate
+    from solver.search import solutions
+
+    puzzle = [int(v) for v in generate(6000 + seed)]
+    solution = solutions(puzzle, limit=1)[0]
+    rng = np.random.default_rng(seed)
+    empty = [i for i, v in enumerate(puzzle) if not v]
+    entries = [0] * 81
+    for i in rng.permutation(empty)[: int(len(empty) * share)]:
+        entries[int(i)] = solution[int(i)]
+    return puzzle, solution, entries
+
+
+@dataclass(frozen=True)
+class PenPage:
+    """A page started in pen: the puzzle, its solution, the entries (one wrong) and
+    the rendered image."""
+
+    puzzle: list[int]
+    solution: list[int]
+    entries: list[int]
+    wrong: int
+    image: npt.NDArray[np.uint8]
+
+
+def page_in_pen(ink: str, seed: int = 1) -> PenPage:
+    """A classic page with 60% of its empty cells written in OpenCV's script face in
+    ``ink`` (a key of :data:`PEN_INKS`), the first entry wrong."""
+    puzzle, solution, entries = game(seed, 0.6)
+    wrong = next(i for i, e in enumerate(entries) if e)
+    entries[wrong] = solution[wrong] % 9 + 1
+    page = render_stress_page(
+        puzzle,
+        style=STRESS_STYLES["classic"],
+        seed=2,
+        entries=entries,
+        hand=HandPen(HERSHEY_SCRIPT, *PEN_INKS[ink]),
+    )
+    return PenPage(puzzle, solution, entries, wrong, page.image)

@@ -20,8 +20,6 @@ from scanner.digits.preprocess import ink_maps_and_gains
 from scanner.geometry import GridGeometry
 from scanner.kinds import CellKind, print_twins
 from scanner.reading import ReadStatus
-from solver.generate import generate
-from solver.search import solutions
 from tests.synth import (
     HERSHEY_SCRIPT,
     PEN_INKS,
@@ -29,36 +27,16 @@ from tests.synth import (
     HandPen,
     _font,
     find_font,
+    game,
+    page_in_pen,
     render_stress_page,
 )
 
 
-def _game(seed: int, share: float) -> tuple[list[int], list[int], list[int]]:
-    """A puzzle, its solution, and right entries in ``share`` of its empty cells."""
-    puzzle = [int(v) for v in generate(6000 + seed)]
-    solution = solutions(puzzle, limit=1)[0]
-    rng = np.random.default_rng(seed)
-    empty = [i for i, v in enumerate(puzzle) if not v]
-    entries = [0] * 81
-    for i in rng.permutation(empty)[: int(len(empty) * share)]:
-        entries[int(i)] = solution[int(i)]
-    return puzzle, solution, entries
-
-
 def _page_in_pen(ink: str, seed: int = 1) -> tuple[list[int], list[int], int, ScanResult]:
     """A page with 60% of its empty cells written in OpenCV's script face, one wrong."""
-    puzzle, solution, entries = _game(seed, 0.6)
-    wrong = next(i for i, e in enumerate(entries) if e)
-    entries[wrong] = solution[wrong] % 9 + 1
-    colour, strength = PEN_INKS[ink]
-    page = render_stress_page(
-        puzzle,
-        style=STRESS_STYLES["classic"],
-        seed=2,
-        entries=entries,
-        hand=HandPen(HERSHEY_SCRIPT, colour, strength),
-    )
-    return puzzle, entries, wrong, read_photo(page.image)
+    page = page_in_pen(ink, seed)
+    return page.puzzle, page.entries, page.wrong, read_photo(page.image)
 
 
 @pytest.mark.parametrize("ink", ["blue pen", "red pen"])
@@ -90,7 +68,7 @@ def test_a_script_in_black_or_pencil_is_never_a_wrong_answer(ink: str) -> None:
 
 def test_a_full_page_in_pen_reads_its_print() -> None:
     # Every empty cell written in: the printed puzzle is still the one read.
-    puzzle, solution, _ = _game(3, 1.0)
+    puzzle, solution, _ = game(3, 1.0)
     entries = [0 if v else solution[i] for i, v in enumerate(puzzle)]
     page = render_stress_page(
         puzzle,

@@ -17,15 +17,7 @@ import uvicorn
 
 from pipeline.web.app import WebSettings, create_app
 from solver.generate import generate
-from solver.search import solutions
-from tests.synth import (
-    HERSHEY_SCRIPT,
-    PEN_INKS,
-    STRESS_STYLES,
-    HandPen,
-    render_puzzle_photo,
-    render_stress_page,
-)
+from tests.synth import page_in_pen, render_puzzle_photo
 
 PHONE = {"width": 390, "height": 844}
 PUZZLE = "".join(map(str, generate(102)))
@@ -130,24 +122,10 @@ def test_dark_mode_changes_the_page(browser: Any, server: str) -> None:
 def started_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int], int]:
     """A rendered page with 60% of its empty cells written in blue pen, one wrong:
     the file, the solution and the wrong cell."""
-    puzzle = [int(v) for v in generate(6001)]
-    (solution,) = solutions(puzzle, limit=2)
-    empty = [i for i, v in enumerate(puzzle) if not v]
-    entries = [0] * 81
-    for i in empty[: int(len(empty) * 0.6)]:
-        entries[i] = solution[i]
-    wrong = empty[0]
-    entries[wrong] = solution[wrong] % 9 + 1
-    page = render_stress_page(
-        puzzle,
-        style=STRESS_STYLES["classic"],
-        seed=2,
-        entries=entries,
-        hand=HandPen(HERSHEY_SCRIPT, *PEN_INKS["blue pen"]),
-    )
+    page = page_in_pen("blue pen")
     path = tmp_path_factory.mktemp("started") / "started.png"
     cv2.imwrite(str(path), page.image)
-    return path, solution, wrong
+    return path, page.solution, page.wrong
 
 
 def _cell_centre(page: Any, reading: dict[str, Any], cell: int) -> tuple[float, float]:

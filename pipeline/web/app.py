@@ -323,8 +323,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         level: Annotated[str, Form()] = "4",
         reveal: Annotated[str, Form()] = "",
     ) -> dict[str, Any]:
-        if mode not in jobs.MODES.split(", "):
-            raise WebError(400, f"mode must be one of {jobs.MODES}")
+        if mode not in jobs.MODES:
+            raise WebError(400, f"mode must be one of {', '.join(jobs.MODES)}")
         hint_level = _level(level)
         head: dict[str, Any] = {}
         if photo is not None and photo.filename:

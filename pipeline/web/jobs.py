@@ -54,7 +54,7 @@ class Mode(StrEnum):
     HINT = "hint"  # the next step from the person's position, at a level
 
 
-MODES = ", ".join(m.value for m in Mode)
+MODES = tuple(m.value for m in Mode)
 
 
 def warm() -> None:
@@ -144,8 +144,8 @@ def solve_job(
 ) -> dict[str, Any]:
     """Solve, check or hint from a session's reading as the person corrected it; the
     drawn result is written into the session as ``<mode>-<key>.png`` (``"file"``)."""
-    if mode not in MODES.split(", "):
-        raise BadArgsError(f"mode must be one of {MODES}")
+    if mode not in MODES:
+        raise BadArgsError(f"mode must be one of {', '.join(MODES)}")
     folder = Path(session)
     image, geometry, _state = _session(folder)
     given_digits = _digits(givens, "givens")
@@ -160,7 +160,6 @@ def solve_job(
     if mode == Mode.SOLVE:
         drawn = compose(image, geometry, result, check=check).image
         out.update(result.to_dict())
-        out.update(check.to_dict())
         # The step-by-step report, to download beside the picture.
         report = f"report-{_key(givens, entries)}.html"
         write_report(result, folder / report, title="Your Sudoku", image=drawn, check=check)
