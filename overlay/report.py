@@ -35,6 +35,7 @@ from .legend import (
     RGB,
     difficulty_of,
     family_colour,
+    solved_cells,
     technique_code,
     technique_colour,
     technique_family,
@@ -293,15 +294,17 @@ def _encode_photo(image: npt.NDArray[np.uint8], max_side: int = 1600) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(buf.tobytes()).decode("ascii")
 
 
-def _summary_table(result: SolveResult) -> str:
+def _summary_table(result: SolveResult, check: EntryCheck | None = None) -> str:
     """Steps and the digits credited (``SolveResult.placements``) per technique, simplest
-    first: the counts of the photo's legend."""
+    first: the counts of the photo's legend (``solved_cells``: the person's entries are
+    theirs, not a technique's)."""
     steps: dict[str, int] = {}
     placed: dict[str, int] = {}
     for s in result.steps:
         steps[s.technique] = steps.get(s.technique, 0) + 1
-    for p in result.placements():
-        placed[p.technique] = placed.get(p.technique, 0) + 1
+    for _cell, _digit, credited in solved_cells(result, check):
+        if credited is not None:
+            placed[credited] = placed.get(credited, 0) + 1
     if not steps:
         return ""
     rows = []
@@ -519,7 +522,7 @@ def render_report(
         )
     parts.append("</div>")
     parts.append(
-        f'<section id="summary"><h2>Techniques used</h2>{_summary_table(result)}</section>'
+        f'<section id="summary"><h2>Techniques used</h2>{_summary_table(result, check)}</section>'
     )
     parts.append(
         f'<details id="notation"><summary>How to read the steps</summary>{_NOTATION}</details>'

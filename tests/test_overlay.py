@@ -509,3 +509,15 @@ def test_sheet_and_report_show_the_entries_and_ring_the_wrong_one(result: SolveR
     assert f"Your entries: 1 of {check.checked} wrong" in page
     r, g, b = MISTAKE_COLOUR
     assert page.count(f'stroke="#{r:02x}{g:02x}{b:02x}"') == 1
+
+
+def test_the_reports_table_counts_what_the_photo_draws(result: SolveResult) -> None:
+    # With entries, their cells are the person's: the table counts as the legend does.
+    check, _right, _wrong = _entry_check(result)
+    page = render_report(result, title="t", check=check)
+    digits = sum(
+        int(n) for n in re.findall(r'<td class="n">\d+</td><td class="n">(\d+)</td>', page)
+    )
+    ids = {t.id for t in ORDER}
+    drawn = sum(e.count for e in legend_entries(result, check) if e.technique in ids)
+    assert digits == drawn == len(_placed(result)) - check.count
