@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import NoReturn, TextIO
 
 from solver import errors
 from solver.check import EntryCheck, check_entries, position_hint
-from solver.errors import ExitCode, SudokuScanError
+from solver.errors import ExitCode, SudokuScanError, describe_os_error
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
@@ -30,6 +31,8 @@ STATUS_EXIT = {
 }
 
 PROG = "sudoku-scan"
+DEFAULT_PAGE_TIMEOUT = 300.0  # batch: a page takes 0.1-3 s, so only a hang gets there
+DEBUG_ENV = "SUDOKU_SCAN_DEBUG"  # set: an internal error shows its traceback
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,7 +50,11 @@ def _puzzle_inputs(puzzle: str) -> list[tuple[str, str]]:
     from solver.parse import read_puzzle_file
 
     candidate = puzzle.strip()
-    looks_inline = len(candidate) >= 81 and not Path(candidate).exists()
+    try:
+        named_file = Path(candidate).exists()
+    except OSError:  # too long to be a file name: puzzles pasted inline
+        named_file = False
+    looks_inline = len(candidate) >= 81 and not named_file
     if looks_inline:
         return [("puzzle", candidate)]
     path = Path(puzzle)
@@ -94,6 +101,11 @@ def _parse_entries(text: str, givens: Sequence[int]) -> list[int]:
                 f"--entries: {cell_name(cell)} holds the given {given}, not an entry {entry}"
             )
     return values
+
+
+def _say_invalid(message: str) -> None:
+    """Exit 4's one line on stderr (stdout has the details, or the JSON)."""
+    sys.stderr.write(f"{PROG}: error: {message}\n")
 
 
 def _check_reveal(args: argparse.Namespace) -> None:
@@ -197,6 +209,8 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
                 out.write("no step found: the puzzle is solved or beyond these techniques\n")
             else:
                 out.write(hint_text(step, _hint_level(args)) + "\n")
+            if status != SOLVED and not many:
+                _say_invalid(message)
             # A valid puzzle with no step available counts as stuck.
             worst = max(worst, STATUS_EXIT[STUCK if status == SOLVED and step is None else status])
             continue
@@ -218,6 +232,8 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
             if check is not None:
                 out.write(_entries_line(check) + "\n")
         worst = max(worst, STATUS_EXIT[result.status])
+        if not many and STATUS_EXIT[result.status] == ExitCode.INVALID_PUZZLE:
+            _say_invalid(result.message)
     if many and worst != ExitCode.OK:
         return ExitCode.PARTIAL_FAILURE
     return worst
@@ -333,12 +349,13 @@ def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
     """``solve PHOTO --hint``: the next step from the person's position on the photo,
     drawn at its level into ``NAME.hint.png`` (or ``-o``), never the whole solution."""
     from overlay.hint import draw_hint
-    from pipeline.stages import hint_path_for, photo_bgr, write_image
+    from pipeline.stages import hint_path_for, photo_bgr, refuse_overwrite, write_image
     from scanner.api import read_photo, require_readable
 
+    target = hint_path_for(args.photo, args.output)
+    refuse_overwrite(args.photo, {"-o": target})
     scan = require_readable(read_photo(args.photo, engine=_engine_name(args)))
     head: dict[str, object] = {"path": args.photo}
-    target = hint_path_for(args.photo, args.output)
     if args.json:
         head["corrections"] = [c.describe() for c in scan.corrections]
     else:
@@ -354,11 +371,17 @@ def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
-    from pipeline.stages import solve_photo
+    from pipeline.stages import output_path_for, refuse_overwrite, sheet_path_for, solve_photo
 
     _check_reveal(args)
     if args.hint:
         return _solve_hint(args, out)
+    outputs = {"-o": output_path_for(args.photo, args.output)}
+    if args.sheet:
+        outputs["--sheet"] = sheet_path_for(args.photo, args.output)
+    if args.report:
+        outputs["--report"] = Path(args.report)
+    refuse_overwrite(args.photo, outputs)
     engine = _engine_name(args)
     try:
         solved = solve_photo(
@@ -378,11 +401,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     result = solved.result
     if args.sheet:
         from overlay.sheet import render_sheet
-        from pipeline.stages import output_path_for, write_image
+        from pipeline.stages import write_image
 
-        target = output_path_for(args.photo, args.output)
-        sheet_path = target.with_name(target.stem + ".sheet.png")
-        write_image(render_sheet(result, check=solved.check), sheet_path)
+        write_image(render_sheet(result, check=solved.check), outputs["--sheet"])
     if args.report:
         from overlay.report import write_report
 
@@ -464,16 +485,23 @@ def cmd_batch(args: argparse.Namespace, out: TextIO) -> int:
         resume=args.resume,
         quiet=args.quiet,
         scheduler=args.scheduler,
+        page_timeout=args.page_timeout or None,
     )
-    done = summary.pages - summary.skipped
     skipped = f" ({summary.skipped} done earlier)" if summary.skipped else ""
+    ignored = f"; {summary.ignored} other files ignored" if summary.ignored else ""
     verdict = "interrupted; " if summary.interrupted else ""
+    where = (
+        f"see {Path(args.output) / RESULTS} and {SUMMARY}"
+        if not summary.output_error
+        else "the results files could not be written"
+    )
     out.write(
         f"{verdict}{summary.pages} pages{skipped}, {summary.grids} grids: "
         f"{summary.solved} solved, {summary.failed_pages} pages with failures; "
-        f"{done} processed in {summary.seconds:.1f} s; see {Path(args.output) / RESULTS} "
-        f"and {SUMMARY}\n"
+        f"{summary.processed} processed in {summary.seconds:.1f} s{ignored}; {where}\n"
     )
+    if summary.output_error:
+        sys.stderr.write(f"{PROG}: error: {summary.output_error}\n")
     if summary.interrupted:
         sys.stderr.write(f"{PROG}: interrupted; run again with --resume to continue\n")
     return summary.exit_code
@@ -504,11 +532,31 @@ def _add_no_badges(p: argparse.ArgumentParser) -> None:
 _REVEAL_HELP = "with --hint: also say the right digit of each wrong entry"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the package version and how the solver runs (imports it only then)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from solver import solver_mode
+
+        try:
+            number = version("sudoku-scan")
+        except PackageNotFoundError:
+            number = "(not installed)"
+        sys.stdout.write(f"{PROG} {number}; solver {solver_mode()}\n")
+        parser.exit(ExitCode.OK)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
         description="Read a photographed Sudoku, solve it like a teacher, draw the answer back.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("logic", help="solve a puzzle by logic, explaining every step")
@@ -609,6 +657,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--dpi", type=int, default=200, help="PDF rendering resolution (default: 200)")
     p.add_argument(
+        "--page-timeout",
+        type=float,
+        default=DEFAULT_PAGE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"stop a page after this long, with an error row (default {DEFAULT_PAGE_TIMEOUT:g}; "
+        "0: never)",
+    )
+    p.add_argument(
         "--no-uniqueness",
         action="store_true",
         help="leave out techniques that assume a unique solution",
@@ -669,6 +725,22 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         code = ExitCode.CTRL_C
     except BrokenPipeError:
         code = ExitCode.OK
+    except MemoryError:
+        sys.stderr.write(f"{PROG}: error: out of memory\n")
+        code = ExitCode.OTHER_ERROR
+    except OSError as exc:
+        # An OS failure no stage foresaw (a file name too long, a folder without search
+        # permission): still one line, naming the file.
+        sys.stderr.write(f"{PROG}: error: {describe_os_error(exc)}\n")
+        code = ExitCode.OTHER_ERROR
+    except Exception as exc:  # a bug: one line and OTHER_ERROR, the traceback on request
+        if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+            raise
+        sys.stderr.write(
+            f"{PROG}: error: internal error ({type(exc).__name__}: {exc}); please report it "
+            f"(set {DEBUG_ENV}=1 for the traceback)\n"
+        )
+        code = ExitCode.OTHER_ERROR
     if out is None:
         sys.stdout.flush()
     return int(code)

@@ -6,6 +6,7 @@ tests compose them the same way.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from overlay.files import write_atomic
 from scanner.api import ScanResult, read_photo, require_readable
 from solver import SOLVED, STUCK, SolveResult, solve
 from solver.check import EntryCheck, check_entries
-from solver.errors import InvalidPuzzleError, OutputError
+from solver.errors import BadArgsError, InvalidPuzzleError, OutputError, short_name
 from solver.grid import cell_name
 
 JPEG_QUALITY = 92
@@ -62,10 +63,42 @@ def output_path_for(source: str, out: str | None) -> Path:
     return src.with_name(f"{src.stem}.solved{ext}")
 
 
+def sheet_path_for(source: str, out: str | None) -> Path:
+    """``NAME.solved.sheet.png`` beside the annotated photo."""
+    target = output_path_for(source, out)
+    return target.with_name(target.stem + ".sheet.png")
+
+
 def hint_path_for(source: str, out: str | None) -> Path:
     """``NAME.hint.png`` next to the input (JPEG for a JPEG input); ``-o`` wins."""
     solved = output_path_for(source, out)
     return solved if out else solved.with_name(solved.name.replace(".solved.", ".hint.", 1))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one does not exist (yet): compare the resolved names
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_overwrite(source: str, outputs: dict[str, Path]) -> None:
+    """Refuse before any work when an output would replace the photo or another output.
+
+    ``outputs`` maps each option (``-o``, ``--report``, ...) to the file it writes.
+
+    Raises
+    ------
+    BadArgsError
+        ``-o photo.jpg`` on ``photo.jpg``, or two outputs that are one file.
+    """
+    named = list(outputs.items())
+    for i, (option, target) in enumerate(named):
+        if _same_file(Path(source), target):
+            raise BadArgsError(f"{option} {target} would overwrite the photo {source}")
+        for other, earlier in named[:i]:
+            if _same_file(earlier, target):
+                raise BadArgsError(f"{option} and {other} both name {target}")
 
 
 def photo_bgr(scan: ScanResult) -> npt.NDArray[np.uint8]:
@@ -101,7 +134,8 @@ def write_image(image: npt.NDArray[np.uint8], path: Path) -> Path:
     try:
         write_atomic(path, data)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        reason = exc.strerror or exc
+        raise OutputError(f"{short_name(str(path))}: cannot write ({reason})") from None
     return path
 
 

@@ -31,6 +31,7 @@ import contextlib
 import math
 import os
 import re
+import stat
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -42,7 +43,13 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, UnidentifiedImageError
 
-from solver.errors import ImageTooLargeError, InputFileError, NoGridError
+from solver.errors import (
+    ImageTooLargeError,
+    InputFileError,
+    NoGridError,
+    describe_os_error,
+    short_name,
+)
 
 __all__ = ["MAX_PIXELS", "MIN_SIDE", "LoadedImage", "frame_count", "load_image", "to_gray"]
 
@@ -438,10 +445,14 @@ def _existing_file(source: str | os.PathLike[str], name: str | None) -> Path:
     """The path, once it is known to name a file (not a directory)."""
     path = Path(source)
     label = name or str(source)
-    if not path.exists():
-        raise InputFileError(f"{label}: no such file")
-    if path.is_dir():
-        raise InputFileError(f"{label}: is a directory, not an image file")
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise InputFileError(f"{short_name(label)}: no such file") from None
+    except OSError as exc:  # a name too long, a folder without search permission
+        raise InputFileError(describe_os_error(exc, label)) from None
+    if stat.S_ISDIR(mode):
+        raise InputFileError(f"{short_name(label)}: is a directory, not an image file")
     return path
 
 

@@ -75,3 +75,15 @@ class MissingDependencyError(SudokuScanError):
 
 class OutputError(SudokuScanError):
     exit_code = ExitCode.OUTPUT_ERROR
+
+
+def short_name(name: str, limit: int = 120) -> str:
+    """A file name fit for a one-line message: a long one keeps its start and end."""
+    return name if len(name) <= limit else f"{name[: limit // 2]}...{name[-limit // 3 :]}"
+
+
+def describe_os_error(exc: OSError, name: str | None = None) -> str:
+    """``NAME: reason`` for an OS error (``File name too long``, ``Permission denied``)."""
+    label = name if name is not None else exc.filename
+    reason = exc.strerror or str(exc)
+    return f"{short_name(str(label))}: {reason}" if label is not None else reason

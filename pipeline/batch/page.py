@@ -1,0 +1,192 @@
+"""Batch stage 3: one page read, solved and drawn, in a worker process or on Dask.
+
+:func:`process_page` never raises: a bad page is a record with a reason.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.batch.plan import PageTask
+from solver.check import EntryCheck, check_entries
+from solver.errors import SudokuScanError
+
+# Record statuses. Only "solved" counts as success for the exit code.
+SOLVED = "solved"
+STUCK = "stuck"  # logic got stuck: what it placed is drawn, the rest listed
+INVALID = "invalid"  # the digits read give no or several solutions
+UNREADABLE = "unreadable"  # a grid whose digits could not be read consistently
+NO_GRID = "no grid"
+ERROR = "error"  # the file could not be read (or another failure): see "error"
+
+# Every record has every one of these keys (null where it does not apply).
+FIELDS = ("source", "page", "grid", "status", "givens", "solution", "corrections", "error",
+          "seconds", "hardest", "level", "ser", "output", "entries", "mistakes",
+          "entries_checked")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    engine: str
+    fmt: str = "png"
+    badges: bool = True
+    dpi: int = 200
+    uniqueness: bool = True
+
+
+@dataclass
+class PageOutcome:
+    """What one page produced: its records and the encoded annotated page (if any)."""
+
+    task: PageTask
+    records: list[dict[str, object]]
+    image: bytes | None = None
+
+
+def page_record(task: PageTask, **values: object) -> dict[str, object]:
+    """A record of ``task`` with every key of :data:`FIELDS`: an error row unless
+    ``values`` say otherwise."""
+    rec: dict[str, object] = dict.fromkeys(FIELDS)
+    rec.update(source=task.source, page=task.page, status=ERROR, corrections=[], seconds=0.0,
+               mistakes=[], entries_checked=0)  # fmt: skip
+    rec.update(values)
+    return rec
+
+
+def _entry_fields(check: EntryCheck) -> dict[str, object]:
+    """A record's ``entries`` (81 chars), ``mistakes`` (cell names) and
+    ``entries_checked`` (0 when the entries could not be checked)."""
+    fields = check.to_dict()
+    return {key: fields[key] for key in ("entries", "mistakes", "entries_checked")}
+
+
+def _status_of(exc: SudokuScanError) -> str:
+    from solver.errors import InvalidPuzzleError, NoGridError, UnreadableGridError
+
+    if isinstance(exc, NoGridError):
+        return NO_GRID
+    if isinstance(exc, UnreadableGridError):
+        return UNREADABLE
+    if isinstance(exc, InvalidPuzzleError):
+        return INVALID
+    return ERROR
+
+
+def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
+    """Read, solve and draw every grid of one page. Never raises for a bad page."""
+    start = time.perf_counter()
+    if task.error:
+        return PageOutcome(task, [page_record(task, error=task.error)])
+    try:
+        return _process_page(task, options, start)
+    except SudokuScanError as exc:
+        seconds = round(time.perf_counter() - start, 4)
+        rec = page_record(task, status=_status_of(exc), error=str(exc), seconds=seconds)
+        return PageOutcome(task, [rec])
+    except MemoryError:
+        rec = page_record(task, error=f"{task.source}: out of memory on this page")
+        return PageOutcome(task, [rec])
+    except Exception as exc:  # a bug must not stop a batch of thousands of pages
+        reason = f"internal error ({type(exc).__name__}: {exc})"
+        rec = page_record(task, error=f"{task.source}: {reason}")
+        return PageOutcome(task, [rec])
+
+
+def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOutcome:
+    import cv2
+    import numpy as np
+
+    from overlay.draw import annotate_page
+    from pipeline.stages import encode_image
+    from scanner.api import read_page, unreadable_text
+    from scanner.pages import load_page
+    from scanner.reading import ReadStatus
+    from solver import solve
+    from solver.solve import SOLVED as SOLVER_SOLVED
+    from solver.solve import STUCK as SOLVER_STUCK
+
+    label = task.source if task.page is None else f"{task.source} page {task.page}"
+    source: Any = task.source
+    if task.page is not None:
+        source = load_page(task.source, task.page, dpi=options.dpi)
+    # The loader caps the page at scanner.load.MAX_PIXELS (a bigger page is reduced by an
+    # integer factor), as for `solve`: that is the canvas the solutions are drawn on.
+    scans = read_page(source, engine=options.engine, name=label, max_side=None)
+    records: list[dict[str, object]] = []
+    drawn = []
+    checks: list[EntryCheck | None] = []
+    for index, scan in enumerate(scans, start=1):
+        t = time.perf_counter()
+        corrections = [c.describe() for c in scan.corrections]
+        givens = "".join(map(str, scan.givens))
+        # Unchecked until the printed puzzle proves to have one solution.
+        unchecked = _entry_fields(check_entries(scan.givens, scan.entries, None))
+        if scan.status == ReadStatus.UNREADABLE:
+            error = f"{label} grid {index}: {unreadable_text(scan)}"
+            records.append(
+                page_record(
+                    task,
+                    grid=index,
+                    status=UNREADABLE,
+                    givens=givens,
+                    error=error,
+                    corrections=corrections,
+                    seconds=scan.seconds,
+                    **unchecked,
+                )
+            )
+            continue
+        result = solve(scan.givens, uniqueness=options.uniqueness)
+        seconds = scan.seconds + time.perf_counter() - t
+        if result.status not in (SOLVER_SOLVED, SOLVER_STUCK):
+            error = f"{label} grid {index}: the digits read give a puzzle with {result.message}"
+            records.append(
+                page_record(
+                    task,
+                    grid=index,
+                    status=INVALID,
+                    givens=givens,
+                    error=error,
+                    corrections=corrections,
+                    seconds=seconds,
+                    **unchecked,
+                )
+            )
+            continue
+        check = check_entries(scan.givens, scan.entries, result.solution)
+        drawn.append((scan.geometry, result))
+        checks.append(check)
+        difficulty = result.difficulty.to_dict()
+        rec = page_record(
+            task,
+            grid=index,
+            status=SOLVED if result.status == SOLVER_SOLVED else STUCK,
+            givens=givens,
+            solution=("".join(map(str, result.grid.values)) if result.grid.is_solved() else None),
+            corrections=corrections,
+            seconds=seconds,
+            hardest=difficulty["hardest"],
+            level=difficulty["level"],
+            ser=difficulty["ser"],
+            **_entry_fields(check),
+        )
+        if result.status == SOLVER_STUCK:
+            rec["error"] = f"{label} grid {index}: {result.message}"
+        records.append(rec)
+    encoded: bytes | None = None
+    if drawn:
+        t = time.perf_counter()
+        page = scans[0].loaded.image
+        if page.ndim == 2:
+            page = np.asarray(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+        annotated = annotate_page(page, drawn, badges=options.badges, checks=checks)
+        encoded = encode_image(annotated, task.output)
+        for rec in records:
+            if rec["status"] in (SOLVED, STUCK):
+                rec["output"] = task.output
+        records[-1]["seconds"] = float(records[-1]["seconds"]) + time.perf_counter() - t  # type: ignore[arg-type]
+    for rec in records:
+        rec["seconds"] = round(float(rec["seconds"]), 4)  # type: ignore[arg-type]
+    return PageOutcome(task, records, encoded)
