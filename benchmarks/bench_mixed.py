@@ -10,7 +10,7 @@ the split is by printed puzzle (``scanner.digits.devdata.is_held_out``), the sam
 ``make train-digits`` trains the other half's handwriting from (``--all-photos`` adds the
 trained half, marked as such). Each photo is read by ``scanner.read_photo``:
 
-* read: status "ok";
+* read: status "read";
 * fully right: every cell's kind and digit right (``givens`` the printed digits,
   ``entries`` the handwritten ones);
 * mistakes as taken: the entries checked against the printed puzzle's solution must
@@ -22,10 +22,10 @@ Rendered pages (``tests.synth.render_stress_page``) have entries written in the 
 handwriting (``scanner.digits.synth.HELD_OUT_HAND_FONT_DIRS``: install fonts-sjfonts,
 ``make bench-mixed`` does) in black, blue and red pen and in pencil, two of them wrong.
 
-"Misread digits" counts readings with status "ok" where some digit, printed or
+"Misread digits" counts readings with status "read" where some digit, printed or
 written, was read as another digit, or a written one was missed (what the person would
 see: a false or a hidden mistake, a digit drawn over their own). "Kinds only" counts
-"ok" readings whose every digit is right but some cell's kind is not: a print read as
+"read" readings whose every digit is right but some cell's kind is not: a print read as
 the person's (right) entry or the reverse, or a blurred print read as empty and its
 solution digit drawn over it; the grid drawn and the mistakes named are the same.
 """

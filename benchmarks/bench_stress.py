@@ -11,12 +11,12 @@ picked per page from ``--fonts``) and reads each with ``scanner.read_photo``. Ou
 
 * found: a grid came back (``NoGridError`` = not found; another ``SudokuScanError`` or a
   crash = error);
-* right: status "ok" and exactly the printed givens (the player's entries are not givens);
+* right: status "read" and exactly the printed givens (the player's entries are not givens);
 * unreadable: status "unreadable", an honest refusal;
-* several: status "multiple": every cell read with confidence, and the puzzle read has
+* several: status "multiple_solutions": every cell read with confidence, and the puzzle read has
   several solutions (every page here has one, so a digit was missed; ``solve`` refuses
   such a reading with exit 4 rather than drawing a solution);
-* confident-wrong: status "ok" with other givens. This one must be 0.
+* confident-wrong: status "read" with other givens. This one must be 0.
 
 Prints a markdown table by style, one by font family, and every confident-wrong page with
 the command that reproduces it; ``--seed S --save DIR`` writes that page's PNG and truth.
@@ -86,6 +86,7 @@ def render(style: str, seed: int, fonts: list[FontFamily]) -> StressPage:
 def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
     """Render one page and read it (in a worker: the scanner is imported here)."""
     from scanner.api import read_photo
+    from scanner.reading import ReadStatus
     from solver.errors import NoGridError, SudokuScanError
 
     style, seed, fonts = task
@@ -96,9 +97,9 @@ def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
     detail = ""
     try:
         result = read_photo(page.image)
-        if result.status == "multiple":
+        if result.status == ReadStatus.MULTIPLE:
             outcome = "several"
-        elif result.status != "ok":
+        elif result.status != ReadStatus.OK:
             outcome = "unreadable"
         elif result.givens == page.givens:
             outcome = "right"

@@ -16,14 +16,14 @@ from typing import NoReturn, TextIO
 
 from solver import errors
 from solver.check import EntryCheck, check_entries, position_hint
-from solver.errors import ExitCode, SudokuScanError, describe_os_error
+from solver.errors import ExitCode, Status, SudokuScanError, describe_os_error, status_of
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 from solver.steps import Step, Technique
 
 # How a puzzle's status ends the process.
-STATUS_EXIT = {
+STATUS_EXIT: dict[str, ExitCode] = {
     SOLVED: ExitCode.OK,
     STUCK: ExitCode.NOT_SOLVED,
     NO_SOLUTION: ExitCode.INVALID_PUZZLE,
@@ -157,7 +157,8 @@ def _position_hint(
     drawn = draw(found.step) if draw is not None and found.step is not None else None
     if args.json:
         picture = {"output": str(drawn)} if drawn is not None else {}
-        _emit({**head, "status": "ok", **found.to_dict(), **picture}, out)
+        status = Status.STUCK if found.stuck else Status.HINT
+        _emit({**head, "status": status, **found.to_dict(), **picture}, out)
     else:
         out.write("".join(line + "\n" for line in found.lines()))
         if drawn is not None:
@@ -182,7 +183,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
         except SudokuScanError as exc:
             if not many:
                 raise
-            _emit({"source": source, "status": "invalid", "error": str(exc)}, out)
+            _emit({"source": source, "status": status_of(exc), "error": str(exc)}, out)
             worst = max(worst, exc.exit_code)
             continue
         entries = None if args.entries is None else _parse_entries(args.entries, grid.values)
@@ -196,7 +197,8 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
                 else None
             )
             if args.json:
-                obj: dict[str, object] = {"status": status if status != SOLVED else "ok"}
+                found = Status.HINT if step else Status.STUCK
+                obj: dict[str, object] = {"status": status if status != SOLVED else found}
                 if many:
                     obj["source"] = source
                 obj["hint"] = hint_dict(step, _hint_level(args)) if step else None
@@ -319,7 +321,7 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
             if len(args.photos) == 1 and not args.json:
                 raise
             if args.json:
-                _emit({"path": path, "error": str(exc)}, out)
+                _emit({"source": path, "status": status_of(exc), "error": str(exc)}, out)
             else:
                 sys.stderr.write(f"{PROG}: error: {exc}\n")
             worst = max(worst, exc.exit_code)
@@ -355,7 +357,7 @@ def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
     target = hint_path_for(args.photo, args.output)
     refuse_overwrite(args.photo, {"-o": target})
     scan = require_readable(read_photo(args.photo, engine=_engine_name(args)))
-    head: dict[str, object] = {"path": args.photo}
+    head: dict[str, object] = {"source": args.photo}
     if args.json:
         head["corrections"] = [c.describe() for c in scan.corrections]
     else:
@@ -396,7 +398,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
         # The reading was trusted but the puzzle printed has no single solution: the JSON
         # says so with what was found (two solutions that differ), and nothing is drawn.
         if args.json and exc.details:
-            _emit({"path": args.photo, **exc.details, "error": str(exc)}, out)
+            _emit({"source": args.photo, **exc.details, "error": str(exc)}, out)
         raise
     result = solved.result
     if args.sheet:
@@ -423,7 +425,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         _emit(
             {
-                "path": args.photo,
+                "source": args.photo,
                 **result.to_dict(),
                 **check.to_dict(),
                 "corrections": [c.describe() for c in solved.scan.corrections],

@@ -143,7 +143,7 @@ class ScanResult:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "path": self.path,
+            "source": self.path,
             "givens": "".join(str(v) for v in self.givens),
             "entries": "".join(str(v) for v in self.entries),
             "kinds": [str(k) for k in self.kinds],

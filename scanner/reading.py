@@ -23,6 +23,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from solver.errors import Status
 from solver.grid import cell_name, find_duplicates
 from solver.search import solutions
 
@@ -30,9 +31,10 @@ from solver.search import solutions
 class ReadStatus(StrEnum):
     """Whether a grid's reading can be trusted."""
 
-    OK = "ok"  # every cell confident, or the doubtful ones settled by the puzzle's rules
-    MULTIPLE = "multiple"  # every cell confident, and the puzzle read has several solutions
-    UNREADABLE = "unreadable"  # the reader cannot tell which puzzle is on the page
+    # The reader's part of the shared vocabulary (solver.errors.Status).
+    OK = Status.READ.value  # every cell confident, or the doubtful ones settled by the rules
+    MULTIPLE = Status.MULTIPLE.value  # every cell confident; the puzzle has several solutions
+    UNREADABLE = Status.UNREADABLE.value  # the reader cannot tell which puzzle is on the page
 
 
 # A cell read with at least this probability is *confident*: revision never changes it.

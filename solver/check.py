@@ -29,7 +29,7 @@ class CheckStatus(StrEnum):
     """Whether entries were compared with a solution."""
 
     CHECKED = "checked"  # every entry compared with the puzzle's one solution
-    NO_ENTRIES = "no entries"  # nothing written beside the givens
+    NO_ENTRIES = "no_entries"  # nothing written beside the givens
     UNCHECKED = "unchecked"  # the printed puzzle has no single solution to compare with
 
 

@@ -1,12 +1,28 @@
-"""Exit codes and the exception classes that carry them (one class per failure kind).
+"""The shared vocabulary: statuses, exit codes and the exception classes that carry them
+(one class per failure kind).
 
-They live in the lowest package so that every layer (solver, scanner, overlay,
-pipeline) raises errors the CLI can turn into a one-line message and a documented code.
+They live in the lowest package so that every layer (solver, scanner, overlay, pipeline,
+the web app) says "status" with the same words and raises errors the CLI can turn into a
+one-line message and a documented code. ``schema/sudoku-scan.schema.json`` lists them.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
+
+
+class Status(StrEnum):
+    """The ``"status"`` of every JSON object the tool prints or serves."""
+
+    SOLVED = "solved"  # solved by logic
+    STUCK = "stuck"  # a valid puzzle where logic alone got stuck (or no hint step found)
+    NO_SOLUTION = "no_solution"  # the givens clash or have no solution
+    MULTIPLE = "multiple_solutions"  # the givens have several solutions
+    READ = "read"  # read: a trusted reading (read does not solve)
+    HINT = "hint"  # --hint: the next step is given
+    UNREADABLE = "unreadable"  # a grid whose digits cannot be read with confidence
+    NO_GRID = "no_grid"  # no Sudoku grid in the image
+    ERROR = "error"  # any other failure; "error" says why
 
 
 class ExitCode(IntEnum):
@@ -87,3 +103,15 @@ def describe_os_error(exc: OSError, name: str | None = None) -> str:
     label = name if name is not None else exc.filename
     reason = exc.strerror or str(exc)
     return f"{short_name(str(label))}: {reason}" if label is not None else reason
+
+
+def status_of(exc: SudokuScanError) -> Status:
+    """The JSON status of a failure: no grid, unreadable, no or several solutions, error."""
+    if isinstance(exc, NoGridError):
+        return Status.NO_GRID
+    if isinstance(exc, UnreadableGridError):
+        return Status.UNREADABLE
+    if isinstance(exc, InvalidPuzzleError):
+        found = exc.details.get("status")
+        return Status.MULTIPLE if found == Status.MULTIPLE else Status.NO_SOLUTION
+    return Status.ERROR

@@ -6,16 +6,17 @@ import gc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .errors import Status
 from .grid import Grid, cell_name, find_duplicates, house_name
 from .rating import puzzle_ser
 from .search import solutions, solutions_from_candidates
 from .steps import Step, Technique
 from .techniques import ALL_TECHNIQUES, LEVELS, ORDER, TECHNIQUES
 
-SOLVED = "solved"
-STUCK = "stuck"
-NO_SOLUTION = "no solution"
-MULTIPLE = "multiple solutions"
+SOLVED = Status.SOLVED
+STUCK = Status.STUCK
+NO_SOLUTION = Status.NO_SOLUTION
+MULTIPLE = Status.MULTIPLE
 UNIQUENESS = "uniqueness"  # the family of techniques that assume a unique solution
 _ORDER_INDEX = {t.id: i for i, t in enumerate(ALL_TECHNIQUES)}
 # HoDoKu's score ceilings per level: a path scoring more than its hardest technique's

@@ -24,3 +24,17 @@ def assert_step_sound(step: Step, grid: Grid, solution: Sequence[int]) -> None:
         assert solution[cell] != digit, (
             f"{step.technique} eliminated the solution {cell_name(cell)}<>{digit}: {step.text}"
         )
+
+
+def matches_schema(obj: object, name: str) -> None:
+    """Assert ``obj`` is a valid ``$defs/<name>`` of the repository's JSON Schema
+    (``pipeline/sudoku-scan.schema.json``)."""
+    import json
+    from pathlib import Path
+
+    import jsonschema
+
+    path = Path(__file__).resolve().parent.parent / "pipeline" / "sudoku-scan.schema.json"
+    schema = json.loads(path.read_text())
+    assert name in schema["$defs"], name
+    jsonschema.validate(obj, {**schema, "$ref": f"#/$defs/{name}"})

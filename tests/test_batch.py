@@ -74,7 +74,7 @@ def test_read_page_finds_every_full_size_grid_in_reading_order() -> None:
     page = render_book_page(PUZZLES[:6], columns=2, solution=YESTERDAY)
     scans = read_page(page, name="page")
     assert ["".join(map(str, s.givens)) for s in scans] == PUZZLES[:6]
-    assert all(s.status == "ok" for s in scans)
+    assert all(s.status == "read" for s in scans)
 
 
 def test_batch_gives_every_input_a_row_and_good_pages_their_images(
@@ -101,7 +101,7 @@ def test_batch_gives_every_input_a_row_and_good_pages_their_images(
     # Failures: one row each with a plain reason.
     assert by_source["corrupt.jpg"][0]["status"] == "error"
     assert "truncated" in str(by_source["corrupt.jpg"][0]["error"])
-    assert by_source["noise.png"][0]["status"] == "no grid"
+    assert by_source["noise.png"][0]["status"] == "no_grid"
     # Images for the good pages only.
     images = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.png"))
     assert images == ["book/puzzles.p001.solved.png", "book/puzzles.p002.solved.png",

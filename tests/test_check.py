@@ -89,7 +89,7 @@ def test_no_entries() -> None:
         "entries": "0" * 81,
         "mistakes": [],
         "entries_checked": 0,
-        "entries_status": "no entries",
+        "entries_status": "no_entries",
     }
 
 

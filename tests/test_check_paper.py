@@ -137,7 +137,7 @@ def test_solve_hint_warns_first_and_keeps_the_right_digit(
     assert code == ExitCode.OK and text.splitlines()[1] == f"r2c8 should be {SOLUTION[WRONG]}"
     code, text = run("solve", str(started), "--hint", "--json")
     obj = json.loads(text)
-    assert obj["status"] == "ok" and obj["mistakes"] == ["r2c8"] and "right_digits" not in obj
+    assert obj["status"] == "hint" and obj["mistakes"] == ["r2c8"] and "right_digits" not in obj
     assert obj["hint"]["placements"] and "r2c8" not in str(obj["hint"]["placements"])
     assert obj["output"] == str(hint_image) and cv2.imread(str(hint_image)) is not None
     assert not list(started.parent.glob("*.solved.*")), "--hint draws no solution"
@@ -170,7 +170,7 @@ def test_entries_on_a_print_with_two_solutions_are_not_checked(
         assert err.count("\n") == 1 and "mistake" not in text
         return
     obj = json.loads(text)
-    assert code == ExitCode.INVALID_PUZZLE and obj["status"] == "multiple solutions"
+    assert code == ExitCode.INVALID_PUZZLE and obj["status"] == "multiple_solutions"
     assert obj["mistakes"] == [] and obj["entries_checked"] == 0
     assert obj["entries_status"] == "unchecked"
     assert err.count("\n") == 1 and "the entries cannot be checked" in err

@@ -52,13 +52,13 @@ def test_file_of_many_puzzles(tmp_path: Path) -> None:
     code, text = run("logic", str(f), "--json")
     lines = [json.loads(line) for line in text.splitlines()]
     assert code == ExitCode.PARTIAL_FAILURE
-    assert lines[1]["status"] == "invalid" and "duplicate 1 in row 1" in lines[1]["error"]
+    assert lines[1]["status"] == "no_solution" and "duplicate 1 in row 1" in lines[1]["error"]
 
 
 def test_invalid_and_ambiguous_puzzles() -> None:
     code, text = run("logic", "0" * 81, "--json")
     obj = json.loads(text)
-    assert code == ExitCode.INVALID_PUZZLE and obj["status"] == "multiple solutions"
+    assert code == ExitCode.INVALID_PUZZLE and obj["status"] == "multiple_solutions"
     a, b = obj["solutions"]
     assert a != b
     unsolvable = "12345678" + "0" * 9 + "9" + "0" * 63

@@ -83,7 +83,7 @@ def test_a_printed_puzzle_with_two_solutions_is_reported_not_fixed(tmp_path, cap
     captured = capsys.readouterr()
     assert code == ExitCode.INVALID_PUZZLE
     obj = json.loads(captured.out)
-    assert obj["status"] == "multiple solutions"
+    assert obj["status"] == "multiple_solutions"
     assert sorted(obj["solutions"]) == sorted("".join(map(str, s)) for s in solutions(reduced))
     assert captured.err.count("\n") == 1 and "more than one solution" in captured.err
     assert not list(tmp_path.glob("*.solved.*"))

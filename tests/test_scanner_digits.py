@@ -143,7 +143,7 @@ def test_cnn_reads_an_unseen_font(cnn: DigitEngine, hershey_grids) -> None:
 def test_cnn_plus_revise_reads_unseen_font_exactly(cnn: DigitEngine, hershey_grids) -> None:
     for _, cells in hershey_grids:
         reading = revise(cnn.classify(cells))
-        assert reading.status == "ok"
+        assert reading.status == "read"
         assert reading.givens == PUZZLE
 
 
@@ -194,7 +194,7 @@ def test_orientation_prefers_upright(cnn: DigitEngine, hershey_grids) -> None:
 
 def test_revise_accepts_a_consistent_reading() -> None:
     reading = revise(one_hot_probs(PUZZLE))
-    assert reading.status == "ok"
+    assert reading.status == "read"
     assert reading.givens == PUZZLE
     assert reading.corrections == []
     assert reading.solution == solutions(PUZZLE)[0]
@@ -209,7 +209,7 @@ def test_revise_fixes_a_misread_that_makes_a_duplicate() -> None:
     probs[cell, 2] = 0.55  # read as 2: a clash in row 1
     probs[cell, 3] = 0.44
     reading = revise(probs)
-    assert reading.status == "ok"
+    assert reading.status == "read"
     assert reading.givens == PUZZLE
     assert reading.corrections == [Correction(cell, 2, 3, pytest.approx(0.55), pytest.approx(0.44))]
     line = reading.corrections[0].describe()
@@ -229,7 +229,7 @@ def test_revise_restores_a_digit_read_as_empty() -> None:
     probs[cell, 0] = 0.6
     probs[cell, PUZZLE[cell]] = 0.38
     reading = revise(probs)
-    assert reading.status == "ok"
+    assert reading.status == "read"
     assert reading.givens == PUZZLE
     assert [(c.cell, c.read, c.corrected) for c in reading.corrections] == [(cell, 0, PUZZLE[cell])]
     assert "read empty" in reading.corrections[0].describe()

@@ -23,6 +23,7 @@ from pipeline.web.app import SECURITY_HEADERS, WebError, WebSettings, Workers, c
 from pipeline.web.serve import announce
 from solver.generate import generate
 from solver.search import solutions
+from tests.checks import matches_schema
 from tests.synth import render_puzzle_photo
 
 PUZZLE = [int(v) for v in generate(102)]
@@ -74,7 +75,8 @@ def test_health_and_security_headers(client: TestClient) -> None:
 def test_read_returns_the_reading_and_the_photo_as_shown(
     client: TestClient, reading: dict[str, object]
 ) -> None:
-    assert reading["status"] == "ok"
+    assert reading["status"] == "read"
+    matches_schema(reading, "web_read")
     assert reading["givens"] == "".join(map(str, PUZZLE))
     lattice = np.asarray(reading["lattice"])
     assert lattice.shape == (10, 10, 2)
@@ -94,6 +96,7 @@ def test_solve_check_and_hint_from_a_reading(
     solved = client.post("/api/solve", data={"id": sid, "mode": "solve"}).json()
     assert solved["status"] == "solved" and solved["solution"] == "".join(map(str, SOLUTION))
     assert len(solved["placed"]) == PUZZLE.count(0)
+    matches_schema(solved, "web_solve")
     image = client.get(solved["image"])
     assert image.status_code == 200 and image.headers["content-type"] == "image/png"
     # The report downloads (its inline style is never shown under the app's CSP).
@@ -110,11 +113,13 @@ def test_solve_check_and_hint_from_a_reading(
     data = {"id": sid, "mode": "check", "entries": "".join(entries)}
     checked = client.post("/api/solve", data=data).json()
     assert checked["mistakes"] == [f"r{wrong // 9 + 1}c{wrong % 9 + 1}"]
+    matches_schema(checked, "web_check")
     assert "solution" not in checked and "steps" not in checked
     assert client.get(checked["image"]).status_code == 200
     # A hint at level 1 carries no placement; at level 4 it does.
     low = client.post("/api/solve", data={"id": sid, "mode": "hint", "level": "1"}).json()
     assert low["hint"]["level"] == 1 and "placements" not in low["hint"]
+    matches_schema(low, "web_hint")
     assert "solution" not in low and client.get(low["image"]).status_code == 200
     full = client.post("/api/solve", data={"id": sid, "mode": "hint", "level": "4"}).json()
     assert full["hint"]["placements"] or full["hint"]["eliminations"]
@@ -134,6 +139,7 @@ def test_a_corrected_puzzle_with_two_solutions_is_422(
     data = {"id": reading["id"], "givens": "".join(givens)}
     response = client.post("/api/solve", data=data)
     assert response.status_code == 422 and "solution" in response.json()["error"]
+    matches_schema(response.json(), "web_error")
 
 
 @pytest.mark.parametrize(

@@ -151,7 +151,7 @@ def test_a_started_page_checked_corrected_and_hinted(
     with page.expect_response(lambda r: r.url.endswith("/api/read")) as answer:
         page.set_input_files("[data-testid=photo-input]", str(path))
     reading = answer.value.json()
-    assert reading["status"] == "ok"
+    assert reading["status"] == "read"
     _read(page, path)
     name = f"r{wrong // 9 + 1}c{wrong % 9 + 1}"
     # Check my entries: the wrong one is named, nothing is revealed.

@@ -33,7 +33,6 @@ from pipeline.batch.executors import DaskExecutor, Executor, LocalExecutor
 from pipeline.batch.page import (
     ERROR,
     FIELDS,
-    INVALID,
     NO_GRID,
     SOLVED,
     STUCK,
@@ -56,7 +55,7 @@ from pipeline.batch.results import (
 from solver.errors import BadArgsError, ExitCode, OutputError, describe_os_error
 
 __all__ = [
-    "ERROR", "FIELDS", "FORMATS", "INVALID", "LOCK", "NO_GRID", "PAGE_SUFFIXES", "RESULTS",
+    "ERROR", "FIELDS", "FORMATS", "LOCK", "NO_GRID", "PAGE_SUFFIXES", "RESULTS",
     "SOLVED", "STUCK", "SUMMARY", "SUMMARY_FIELDS", "UNREADABLE", "BatchOptions",
     "BatchSummary", "Executor", "InputFile", "PageOutcome", "PageTask", "expand_inputs",
     "plan_pages", "process_page", "run_batch",

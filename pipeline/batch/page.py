@@ -11,15 +11,14 @@ from typing import Any
 
 from pipeline.batch.plan import PageTask
 from solver.check import EntryCheck, check_entries
-from solver.errors import SudokuScanError
+from solver.errors import Status, SudokuScanError, status_of
 
-# Record statuses. Only "solved" counts as success for the exit code.
-SOLVED = "solved"
-STUCK = "stuck"  # logic got stuck: what it placed is drawn, the rest listed
-INVALID = "invalid"  # the digits read give no or several solutions
-UNREADABLE = "unreadable"  # a grid whose digits could not be read consistently
-NO_GRID = "no grid"
-ERROR = "error"  # the file could not be read (or another failure): see "error"
+# Record statuses (solver.errors.Status). Only "solved" counts as success for the exit code.
+SOLVED = Status.SOLVED
+STUCK = Status.STUCK  # logic got stuck: what it placed is drawn, the rest listed
+UNREADABLE = Status.UNREADABLE  # a grid whose digits could not be read consistently
+NO_GRID = Status.NO_GRID
+ERROR = Status.ERROR  # the file could not be read (or another failure): see "error"
 
 # Every record has every one of these keys (null where it does not apply).
 FIELDS = ("source", "page", "grid", "status", "givens", "solution", "corrections", "error",
@@ -62,18 +61,6 @@ def _entry_fields(check: EntryCheck) -> dict[str, object]:
     return {key: fields[key] for key in ("entries", "mistakes", "entries_checked")}
 
 
-def _status_of(exc: SudokuScanError) -> str:
-    from solver.errors import InvalidPuzzleError, NoGridError, UnreadableGridError
-
-    if isinstance(exc, NoGridError):
-        return NO_GRID
-    if isinstance(exc, UnreadableGridError):
-        return UNREADABLE
-    if isinstance(exc, InvalidPuzzleError):
-        return INVALID
-    return ERROR
-
-
 def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
     """Read, solve and draw every grid of one page. Never raises for a bad page."""
     start = time.perf_counter()
@@ -83,7 +70,7 @@ def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
         return _process_page(task, options, start)
     except SudokuScanError as exc:
         seconds = round(time.perf_counter() - start, 4)
-        rec = page_record(task, status=_status_of(exc), error=str(exc), seconds=seconds)
+        rec = page_record(task, status=status_of(exc), error=str(exc), seconds=seconds)
         return PageOutcome(task, [rec])
     except MemoryError:
         rec = page_record(task, error=f"{task.source}: out of memory on this page")
@@ -146,7 +133,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
                 page_record(
                     task,
                     grid=index,
-                    status=INVALID,
+                    status=result.status,
                     givens=givens,
                     error=error,
                     corrections=corrections,

@@ -54,6 +54,7 @@ from solver.errors import (
     InputFileError,
     InvalidPuzzleError,
     NoGridError,
+    Status,
     SudokuScanError,
     UnreadableGridError,
 )
@@ -329,7 +330,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         head: dict[str, Any] = {}
         if photo is not None and photo.filename:
             sid, folder, reading = await _read(request, photo)
-            if reading["status"] != "ok":
+            if reading["status"] != Status.READ:
                 raise WebError(
                     422,
                     reading.get("problem") or "the photo could not be read",

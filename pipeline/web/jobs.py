@@ -35,6 +35,7 @@ from solver.check import check_entries, position_hint
 from solver.errors import (
     BadArgsError,
     InvalidPuzzleError,
+    Status,
     SudokuScanError,
     UnreadableGridError,
 )
@@ -98,7 +99,7 @@ def read_job(upload: str, session: str) -> dict[str, Any]:
     lattice = scan.geometry.lattice * np.array([image.shape[1] / w, image.shape[0] / h])
     write_image(image, folder / PHOTO)
     out = scan.to_dict()
-    out.pop("path", None)
+    out.pop("source", None)
     state = {
         "lattice": lattice.tolist(),
         "size": [image.shape[1], image.shape[0]],
@@ -171,7 +172,7 @@ def solve_job(
     else:
         found = position_hint(given_digits, check, reveal=reveal, level=HintLevel(level))
         out.update(found.to_dict())
-        out["status"] = "ok"
+        out["status"] = Status.STUCK if found.stuck else Status.HINT
         if found.step is None:
             return out
         drawn = draw_hint(image, geometry, found.step, HintLevel(level))

@@ -185,14 +185,14 @@
     drawOverlay();
     updateSummary();
     updateControls();
-    setStatus(d.status === 'ok' ? 'Photo read.' : 'Photo read, with problems: see below.', d.status !== 'ok');
+    setStatus(d.status === 'read' ? 'Photo read.' : 'Photo read, with problems: see below.', d.status !== 'read');
     els.reading.scrollIntoView({ block: 'start' });
   }
 
   function updateSummary() {
     const info = state.info || {};
     const parts = [];
-    if (info.status && info.status !== 'ok' && (state.doubtful.size || !state.corrected.size)) {
+    if (info.status && info.status !== 'read' && (state.doubtful.size || !state.corrected.size)) {
       parts.push(info.problem || 'The photo was hard to read.');
       if (info.hint) parts.push(info.hint);
     }
