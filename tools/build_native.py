@@ -11,6 +11,11 @@ and the Python headers. Without them, or when the build fails, the solver runs a
 Python: this script then writes a manifest saying why, and exits 0 (``--strict``: 1).
 :mod:`solver.native` loads the extensions only while every compiled source still has the
 digest recorded here, so editing a source never runs stale compiled code.
+
+``setup.py`` builds the same modules into the wheel (``pip install .``) with the functions
+here: :func:`compiled_sources`, :func:`mypyc_extensions`, :func:`write_manifest` and
+:func:`import_check`, each given the folder to work in (the checkout or the wheel's build
+folder).
 """
 
 from __future__ import annotations
@@ -26,11 +31,15 @@ import sysconfig
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from solver.native import MANIFEST, NEVER_COMPILED, PACKAGE_DIR, source_digest  # noqa: E402
+
+if TYPE_CHECKING:
+    from setuptools import Extension  # type: ignore[import-untyped]
 
 BUILD_DIR = ROOT / "build" / "native"
 LOG = BUILD_DIR / "build.log"
@@ -40,21 +49,38 @@ GROUP = "solver._native"  # the shared library lands inside the package, not at 
 
 
 def compiled_sources() -> list[Path]:
-    """The solver sources mypyc compiles (relative to the repository root)."""
-    paths = sorted(PACKAGE_DIR.glob("*.py")) + sorted((PACKAGE_DIR / "techniques").glob("*.py"))
+    """The solver sources mypyc compiles (relative to the repository root): every module
+    of the package and its subpackages but the cold ones, the entry and the packages'
+    ``__init__.py`` files.
+
+    The ``__init__.py`` files only gather and register the techniques, and compiled they
+    would break imports: mypyc (2.4) gives a compiled package a wrong ``__path__`` when the
+    group's library sits inside the package, as here (``<package>/solver/...``), so the
+    package could not import its subpackages.
+    """
     skip = set(NEVER_COMPILED) | set(COLD)
-    return [p.relative_to(ROOT) for p in paths if not (p.parent == PACKAGE_DIR and p.name in skip)]
+    return [
+        p.relative_to(ROOT)
+        for p in sorted(PACKAGE_DIR.rglob("*.py"))
+        if p.name != "__init__.py"
+        and not (p.parent == PACKAGE_DIR and p.name in skip)
+        # in regular packages only (a folder without __init__.py is no package of solver)
+        and all(
+            (PACKAGE_DIR / d / "__init__.py").exists() for d in p.relative_to(PACKAGE_DIR).parents
+        )
+    ]
 
 
-def extensions() -> list[Path]:
-    """Compiled solver modules present in the package folder."""
-    return [p for p in PACKAGE_DIR.rglob("*") if p.suffix in (".so", ".pyd")]
+def extensions(root: Path = ROOT) -> list[Path]:
+    """Compiled solver modules present in the package folder under ``root``."""
+    package = root / PACKAGE_DIR.relative_to(ROOT)
+    return [p for p in package.rglob("*") if p.suffix in (".so", ".pyd")]
 
 
-def clean() -> None:
-    for path in extensions():
+def clean(root: Path = ROOT) -> None:
+    for path in extensions(root):
         path.unlink()
-    MANIFEST.unlink(missing_ok=True)
+    (root / MANIFEST.relative_to(ROOT)).unlink(missing_ok=True)
 
 
 def missing_toolchain() -> str | None:
@@ -72,16 +98,64 @@ def missing_toolchain() -> str | None:
     return None
 
 
-def write_manifest(compiled: bool, reason: str = "", sources: list[Path] | None = None) -> None:
+def write_manifest(
+    compiled: bool, reason: str = "", sources: list[Path] | None = None, root: Path = ROOT
+) -> None:
+    """Write ``solver/_native.json`` under ``root`` (the checkout, or the wheel's build
+    folder): the digest of each compiled source as found under ``root``, as
+    :func:`solver.native.manifest_mismatch` checks them where the package is imported."""
     data: dict[str, object] = {"compiled": compiled, "python": sys.implementation.cache_tag}
     if compiled:
         data["sources"] = {
-            str(p.relative_to(PACKAGE_DIR.relative_to(ROOT))): source_digest(ROOT / p)
+            str(p.relative_to(PACKAGE_DIR.relative_to(ROOT))): source_digest(root / p)
             for p in sources or []
         }
     else:
         data["reason"] = reason
-    MANIFEST.write_text(json.dumps(data, indent=1) + "\n")
+    (root / MANIFEST.relative_to(ROOT)).write_text(json.dumps(data, indent=1) + "\n")
+
+
+def mypyc_extensions(sources: list[Path], build_dir: Path) -> list[Extension]:
+    """mypyc's C code for ``sources`` (relative to the repository root), written under
+    ``build_dir``, and the setuptools extensions that compile it.
+
+    mypyc runs in ``build_dir``: away from the project's pyproject.toml, whose [tool.mypy]
+    settings are for type-checking the whole project, not for this build.
+    """
+    from mypyc.build import mypycify
+
+    build_dir.mkdir(parents=True, exist_ok=True)
+    build_dir = build_dir.resolve()
+    target = build_dir / "c"
+    here = Path.cwd()
+    os.chdir(build_dir)
+    try:
+        modules: list[Extension] = mypycify(
+            [str(ROOT / p) for p in sources],
+            opt_level="3",
+            debug_level="0",
+            multi_file=True,  # one C file per module: compiled in parallel
+            group_name=GROUP,
+            target_dir=str(target),
+        )
+    finally:
+        os.chdir(here)
+    for ext in modules:  # mypyc writes a dotted group's headers into the package folder
+        ext.include_dirs.append(str(target / GROUP.split(".")[0]))
+    return modules
+
+
+def import_check(root: Path = ROOT, env: dict[str, str] | None = None) -> str | None:
+    """Why the package under ``root`` does not run its compiled modules (None when it
+    does): the build must import, and the compiled modules must really be the ones used."""
+    check = (
+        "import os, solver; assert solver.__file__.startswith(os.getcwd()), solver.__file__; "
+        "assert solver.NATIVE, solver.NATIVE_REASON"
+    )
+    probe = subprocess.run([sys.executable, "-c", check], cwd=root, env=env, capture_output=True)
+    if probe.returncode != 0:
+        return "the compiled modules do not import: " + probe.stderr.decode()[-300:]
+    return None
 
 
 def build(sources: list[Path]) -> None:
@@ -90,24 +164,14 @@ def build(sources: list[Path]) -> None:
     It runs in the build folder, away from the project's pyproject.toml (which an older
     setuptools would try, and fail, to read), and copies the modules into the package.
     """
-    from mypyc.build import mypycify
-    from setuptools import setup  # type: ignore[import-untyped]
+    from setuptools import setup
 
     jobs = str(max(1, os.cpu_count() or 1))
-    target, lib = BUILD_DIR / "c", BUILD_DIR / "lib"
+    lib = BUILD_DIR / "lib"
     shutil.rmtree(lib, ignore_errors=True)
     os.chdir(BUILD_DIR)
     try:
-        modules = mypycify(
-            [str(ROOT / p) for p in sources],
-            opt_level="3",
-            debug_level="0",
-            multi_file=True,  # one C file per module: compiled in parallel
-            group_name=GROUP,
-            target_dir=str(target),
-        )
-        for ext in modules:  # mypyc writes a dotted group's headers into the package folder
-            ext.include_dirs.append(str(target / GROUP.split(".")[0]))
+        modules = mypyc_extensions(sources, BUILD_DIR)
         setup(
             name="sudoku-scan-native",
             script_name="build_native",
@@ -146,12 +210,8 @@ def main() -> int:
             reason = f"mypyc build failed ({type(exc).__name__}: {exc}); see {LOG}"
         LOG.write_text(log.getvalue())
     if reason is None:
-        # the build must import, and the compiled modules must really be the ones used
-        check = "import solver; assert solver.NATIVE, solver.NATIVE_REASON"
         write_manifest(True, sources=sources)
-        probe = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True)
-        if probe.returncode != 0:
-            reason = "the compiled modules do not import: " + probe.stderr.decode()[-300:]
+        reason = import_check()
     if reason is not None:
         clean()
         write_manifest(False, reason)
