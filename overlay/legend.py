@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scanner.geometry import GridGeometry
 from solver.check import EntryCheck
+from solver.registry import Family
 from solver.solve import SOLVED, STUCK, Difficulty, SolveResult
 from solver.techniques import ALL_TECHNIQUES, TECHNIQUES
 
@@ -35,27 +36,27 @@ FONT_DIR = Path(__file__).resolve().parent / "fonts"
 FONT_REGULAR = FONT_DIR / "DejaVuSans.ttf"
 FONT_BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
 
-# One colour per family of the registry (``solver.techniques``; a test checks every
-# family has one). Eleven colours cannot all be vivid for a red-green colour-blind eye,
+# One colour per family (``solver.registry.Family``; a test checks every family of the
+# registry has one). Eleven colours cannot all be vivid for a red-green colour-blind eye,
 # so they were chosen by a max-min search over sRGB (L* 25-68, so they read on white
 # paper) for the largest smallest CIE76 difference between any two of them, and to the
 # givens' black and the mistake ring's magenta, seen normally and under simulated
 # deuteranopia and protanopia (Machado et al. 2009): 25 or more in all three. The
 # technique's code badge in the cell tells the technique apart within a family.
-FAMILY_COLOURS: dict[str, RGB] = {
-    "singles": (0, 0, 255),  # blue
-    "intersections": (225, 150, 30),  # amber
-    "subsets": (135, 105, 0),  # mustard
-    "fish": (225, 120, 210),  # orchid
-    "single-digit": (120, 60, 165),  # purple
-    "wings": (135, 60, 75),  # maroon
-    "chains": (75, 0, 180),  # indigo
-    "colouring": (225, 135, 165),  # rose
-    "uniqueness": (75, 60, 0),  # dark olive
-    "als": (105, 30, 90),  # plum
-    "last-resort": (180, 165, 105),  # khaki
+FAMILY_COLOURS: dict[Family, RGB] = {
+    Family.SINGLES: (0, 0, 255),  # blue
+    Family.INTERSECTIONS: (225, 150, 30),  # amber
+    Family.SUBSETS: (135, 105, 0),  # mustard
+    Family.FISH: (225, 120, 210),  # orchid
+    Family.SINGLE_DIGIT: (120, 60, 165),  # purple
+    Family.WINGS: (135, 60, 75),  # maroon
+    Family.CHAINS: (75, 0, 180),  # indigo
+    Family.COLOURING: (225, 135, 165),  # rose
+    Family.UNIQUENESS: (75, 60, 0),  # dark olive
+    Family.ALS: (105, 30, 90),  # plum
+    Family.LAST_RESORT: (180, 165, 105),  # khaki
 }
-FALLBACK_COLOUR: RGB = (200, 70, 120)  # raspberry: unknown families still stand out
+FALLBACK_COLOUR: RGB = (200, 70, 120)  # raspberry: for no family (an unknown technique id)
 GIVEN_COLOUR: RGB = (0, 0, 0)
 # The ring around a person's wrong entry: pure magenta, brighter than every family colour
 # (CIE76 51 or more seen normally, 25 or more under simulated deuteranopia and
@@ -77,15 +78,15 @@ class Swatch(Enum):
     RING = "ring"  # a ring: the ring drawn around wrong entries
 
 
-def family_colour(family: str | None) -> RGB:
-    """RGB colour of a technique family (``FALLBACK_COLOUR`` for unknown ones)."""
-    return FAMILY_COLOURS.get(family or "", FALLBACK_COLOUR)
+def family_colour(family: Family | None) -> RGB:
+    """RGB colour of a technique family (``FALLBACK_COLOUR`` for None)."""
+    return FAMILY_COLOURS[family] if family is not None else FALLBACK_COLOUR
 
 
-def technique_family(technique: str | None) -> str:
-    """Family of a technique id; ``""`` for None or ids the registry does not know."""
+def technique_family(technique: str | None) -> Family | None:
+    """Family of a technique id; None for None or ids the registry does not know."""
     tech = TECHNIQUES.get(technique or "")
-    return tech.family if tech is not None else ""
+    return tech.family if tech is not None else None
 
 
 def technique_colour(technique: str | None) -> RGB:
@@ -173,7 +174,7 @@ class LegendEntry:
     technique: str
     name: str
     code: str
-    family: str
+    family: Family | None  # None: no technique (earlier digits, the entries)
     count: int
     swatch: Swatch = Swatch.FILL
     of: int = 0
@@ -198,7 +199,7 @@ def mistakes_entry(check: EntryCheck) -> LegendEntry | None:
     if not check.checked:
         return None
     return LegendEntry(
-        MISTAKES, "Entries", "", "", len(check.mistakes), swatch=Swatch.RING, of=check.checked
+        MISTAKES, "Entries", "", None, len(check.mistakes), swatch=Swatch.RING, of=check.checked
     )
 
 
@@ -219,9 +220,9 @@ def legend_entries(result: SolveResult, check: EntryCheck | None = None) -> list
         if tech is not None:
             entries.append(LegendEntry(key, tech.name, tech.code, tech.family, counts[key]))
         elif key == EARLIER:
-            entries.append(LegendEntry(key, "Placed before", "", "", counts[key]))
+            entries.append(LegendEntry(key, "Placed before", "", None, counts[key]))
         else:  # a technique id from a newer solver than this registry
-            entries.append(LegendEntry(key, key, technique_code(key), "", counts[key]))
+            entries.append(LegendEntry(key, key, technique_code(key), None, counts[key]))
     return entries
 
 

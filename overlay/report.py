@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from solver.check import EntryCheck
 from solver.grid import DIGITS_IN, HOUSES, Grid
+from solver.registry import Family
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 from solver.steps import Step
 from solver.techniques import TECHNIQUES
@@ -336,7 +337,7 @@ _NOTATION = (
     "is not in r7c8 (a weak link); a chain whose two ends both rule a candidate out "
     "removes it.</p>"
 )
-SINGLES_FAMILY = "singles"
+SINGLES_FAMILY = Family.SINGLES
 # Runs of this many singles in a row or more are folded: they are the easy part.
 FOLD_SINGLES = 3
 

@@ -19,8 +19,9 @@ from solver.check import EntryCheck, check_entries, position_hint
 from solver.errors import ExitCode, Status, SudokuScanError, describe_os_error, status_of
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
+from solver.registry import Technique
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
-from solver.steps import Step, Technique
+from solver.steps import Step
 
 # How a puzzle's status ends the process.
 STATUS_EXIT: dict[str, ExitCode] = {

@@ -20,6 +20,7 @@ from .check import CheckStatus, EntryCheck, PositionHint, check_entries, positio
 from .errors import ExitCode, InvalidPuzzleError, PuzzleFormatError, SudokuScanError
 from .grid import Grid
 from .parse import parse_pencilmarks, parse_puzzle, parse_state, parse_values, read_puzzle_file
+from .registry import Family, Level, Technique
 from .search import count_solutions, solutions
 from .solve import (
     MULTIPLE,
@@ -35,7 +36,7 @@ from .solve import (
     solve,
     validate,
 )
-from .steps import Step, Technique
+from .steps import Step
 from .techniques import ALL_TECHNIQUES, ORDER, TECHNIQUES
 
 __all__ = [
@@ -53,8 +54,10 @@ __all__ = [
     "Difficulty",
     "EntryCheck",
     "ExitCode",
+    "Family",
     "Grid",
     "InvalidPuzzleError",
+    "Level",
     "PositionHint",
     "PuzzleFormatError",
     "SolveResult",

@@ -15,8 +15,9 @@ from enum import StrEnum
 
 from .grid import Grid, cell_name
 from .hints import HintLevel, hint_dict, hint_text
+from .registry import Technique
 from .solve import hint
-from .steps import Step, Technique
+from .steps import Step
 from .techniques import ORDER
 
 __all__ = ["CheckStatus", "EntryCheck", "PositionHint", "check_entries", "position_hint"]

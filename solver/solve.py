@@ -9,15 +9,16 @@ from dataclasses import dataclass, field
 from .errors import Status
 from .grid import Grid, cell_name, find_duplicates, house_name
 from .rating import puzzle_ser
+from .registry import LEVELS, Family, Technique
 from .search import solutions, solutions_from_candidates
-from .steps import Step, Technique
-from .techniques import ALL_TECHNIQUES, LEVELS, ORDER, TECHNIQUES
+from .steps import Step
+from .techniques import ALL_TECHNIQUES, ORDER, TECHNIQUES
 
 SOLVED = Status.SOLVED
 STUCK = Status.STUCK
 NO_SOLUTION = Status.NO_SOLUTION
 MULTIPLE = Status.MULTIPLE
-UNIQUENESS = "uniqueness"  # the family of techniques that assume a unique solution
+UNIQUENESS = Family.UNIQUENESS  # the family of techniques that assume a unique solution
 _ORDER_INDEX = {t.id: i for i, t in enumerate(ALL_TECHNIQUES)}
 # HoDoKu's score ceilings per level: a path scoring more than its hardest technique's
 # level allows is moved up (many medium steps make a hard puzzle).
@@ -41,7 +42,7 @@ class Difficulty:
             "hardest": self.hardest,
             "name": name,
             "score": self.score,
-            "level": self.level,
+            "level": str(self.level),
             "ser": self.ser,
         }
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .grid import cell_name, house_name
+from .registry import technique
 
 if TYPE_CHECKING:
     from .grid import Grid
@@ -48,9 +49,7 @@ class Step:
     @property
     def text(self) -> str:
         """One line of plain English explaining the step."""
-        from .techniques import TECHNIQUES
-
-        return TECHNIQUES[self.technique].describe(self)
+        return technique(self.technique).describe(self)
 
     def apply(self, grid: Grid) -> None:
         for cell, digit in self.placements:
@@ -85,32 +84,6 @@ class Step:
                 for cells, digit, on in self.chain
             ],
         }
-
-
-Finder = Callable[["Grid"], Iterator[Step]]
-Describer = Callable[[Step], str]
-
-
-@dataclass(frozen=True)
-class Technique:
-    """A solving technique: a stable id, a display name, a short code for the overlay's
-    legend, the family that decides its colour, its HoDoKu library codes, the weight it
-    adds to a puzzle's score, and a ``find(grid)`` generator of every instance.
-
-    ``default`` False keeps a technique out of the default solve order (as HoDoKu ships
-    Mutant fish switched off): too slow for what it adds, but there to be asked for by
-    name and checked by the regression library."""
-
-    id: str
-    name: str
-    code: str
-    family: str
-    hodoku: tuple[str, ...]
-    weight: int
-    level: str
-    find: Finder
-    describe: Describer
-    default: bool = True
 
 
 def cells_text(cells: Iterable[int]) -> str:

@@ -15,7 +15,7 @@ from solver.reglib import run_case, run_file
 from solver.search import solutions
 from solver.steps import Step
 from solver.techniques import BY_HODOKU, TECHNIQUES
-from solver.techniques.frankenfish import describe_franken_fish, find_franken_fish
+from solver.techniques.fish.franken import describe_franken_fish, find_franken_fish
 
 from .checks import assert_step_sound
 

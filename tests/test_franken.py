@@ -21,8 +21,8 @@ from solver.search import solutions
 from solver.solve import next_step
 from solver.steps import Step
 from solver.techniques import ALL_TECHNIQUES, BY_HODOKU, ORDER, TECHNIQUES
-from solver.techniques.frankenfish import describe_franken_fish, find_franken_fish
-from solver.techniques.mutantfish import describe_mutant_fish, find_mutant_fish
+from solver.techniques.fish.franken import describe_franken_fish, find_franken_fish
+from solver.techniques.fish.mutant import describe_mutant_fish, find_mutant_fish
 
 from .checks import assert_step_sound
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.batch.plan import PageTask
 from solver.check import EntryCheck, check_entries
-from solver.errors import Status, SudokuScanError, status_of
+from solver.errors import InvalidPuzzleError, Status, SudokuScanError, status_of
 
 # Record statuses (solver.errors.Status). Only "solved" counts as success for the exit code.
 SOLVED = Status.SOLVED
@@ -82,17 +82,12 @@ def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
 
 
 def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOutcome:
-    import cv2
-    import numpy as np
-
+    # The stages of `solve` (pipeline.stages), per grid of the page.
     from overlay.draw import annotate_page
-    from pipeline.stages import encode_image
+    from pipeline.stages import check_stage, encode_image, photo_bgr, solve_stage
     from scanner.api import read_page, unreadable_text
     from scanner.pages import load_page
     from scanner.reading import ReadStatus
-    from solver import solve
-    from solver.solve import SOLVED as SOLVER_SOLVED
-    from solver.solve import STUCK as SOLVER_STUCK
 
     label = task.source if task.page is None else f"{task.source} page {task.page}"
     source: Any = task.source
@@ -125,31 +120,33 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
                 )
             )
             continue
-        result = solve(scan.givens, uniqueness=options.uniqueness)
-        seconds = scan.seconds + time.perf_counter() - t
-        if result.status not in (SOLVER_SOLVED, SOLVER_STUCK):
-            error = f"{label} grid {index}: the digits read give a puzzle with {result.message}"
+        try:
+            result = solve_stage(
+                scan.givens, source=f"{label} grid {index}", uniqueness=options.uniqueness
+            )
+        except InvalidPuzzleError as exc:
             records.append(
                 page_record(
                     task,
                     grid=index,
-                    status=result.status,
+                    status=status_of(exc),
                     givens=givens,
-                    error=error,
+                    error=str(exc),
                     corrections=corrections,
-                    seconds=seconds,
+                    seconds=scan.seconds + time.perf_counter() - t,
                     **unchecked,
                 )
             )
             continue
-        check = check_entries(scan.givens, scan.entries, result.solution)
+        seconds = scan.seconds + time.perf_counter() - t
+        check = check_stage(scan, result)
         drawn.append((scan.geometry, result))
         checks.append(check)
         difficulty = result.difficulty.to_dict()
         rec = page_record(
             task,
             grid=index,
-            status=SOLVED if result.status == SOLVER_SOLVED else STUCK,
+            status=result.status,
             givens=givens,
             solution=("".join(map(str, result.grid.values)) if result.grid.is_solved() else None),
             corrections=corrections,
@@ -159,16 +156,13 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
             ser=difficulty["ser"],
             **_entry_fields(check),
         )
-        if result.status == SOLVER_STUCK:
+        if result.status == STUCK:
             rec["error"] = f"{label} grid {index}: {result.message}"
         records.append(rec)
     encoded: bytes | None = None
     if drawn:
         t = time.perf_counter()
-        page = scans[0].loaded.image
-        if page.ndim == 2:
-            page = np.asarray(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-        annotated = annotate_page(page, drawn, badges=options.badges, checks=checks)
+        annotated = annotate_page(photo_bgr(scans[0]), drawn, badges=options.badges, checks=checks)
         encoded = encode_image(annotated, task.output)
         for rec in records:
             if rec["status"] in (SOLVED, STUCK):

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Final
 
-from ..grid import DIGITS_IN, HOUSES, POPCOUNT, Grid, house_name
-from ..steps import Step, cells_text, eliminations_text
+from ...grid import DIGITS_IN, HOUSES, POPCOUNT, Grid, house_name
+from ...steps import Step, cells_text, eliminations_text
 
 MAX_SET_CELLS: Final = 5  # cells in S or in T: larger sets make no lesson and cost time
 

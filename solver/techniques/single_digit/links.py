@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from ..grid import (
+from ...grid import (
     BIT,
     BOX_OF,
     BOXES,
@@ -24,8 +24,8 @@ from ..grid import (
     cells_of_bits,
     house_name,
 )
-from ..steps import Step, eliminations_text
-from .statecache import by_digit_pattern, digit_patterns
+from ...steps import Step, eliminations_text
+from ..statecache import by_digit_pattern, digit_patterns
 
 StrongLink = tuple[int, int, int]  # (cell_a, cell_b, house)
 

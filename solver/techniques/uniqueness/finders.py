@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from ..grid import (
+from ...grid import (
     ALL_DIGITS,
     BIT,
     BOX_OF,
@@ -30,8 +30,8 @@ from ..grid import (
     cells_of_bits,
     house_name,
 )
-from ..steps import Candidate, Step, cells_text, digits_text, eliminations_text
-from .statecache import digit_patterns, last_state
+from ...steps import Candidate, Step, cells_text, digits_text, eliminations_text
+from ..statecache import digit_patterns, last_state
 
 
 def _build_rectangles() -> tuple[tuple[int, int, int, int], ...]:

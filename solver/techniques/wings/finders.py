@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
-from ..steps import Step, eliminations_text
+from ...grid import BIT, DIGITS_IN, PEER_BITS, PEERS, POPCOUNT, Grid, cell_name, cells_of_bits
+from ...steps import Step, eliminations_text
 
 
 def _pincers(grid: Grid, pivot: int) -> list[int]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from ..grid import ALL_CELLS, BIT, BOX_OF, COL_OF, DIGITS, ROWS, Grid, cells_of_bits
-from ..steps import Step, cells_text, eliminations_text
+from ...grid import ALL_CELLS, BIT, BOX_OF, COL_OF, DIGITS, ROWS, Grid, cells_of_bits
+from ...steps import Step, cells_text, eliminations_text
 
 # Enumerating is exponential on near-empty grids; past this many templates a digit is
 # left out (it then neither sets nor deletes anything, which stays sound).

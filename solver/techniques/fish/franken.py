@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from ..grid import (
+from ...grid import (
     BOX_OF,
     HOUSE_BITS,
     PEER_BITS,
@@ -34,8 +34,9 @@ from ..grid import (
     common_peers,
     house_name,
 )
-from ..steps import Finder, Step, eliminations_text
-from .statecache import by_digit_pattern, digit_patterns, last_state
+from ...registry import Finder
+from ...steps import Step, eliminations_text
+from ..statecache import by_digit_pattern, digit_patterns, last_state
 
 # Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
 # every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
@@ -183,14 +184,6 @@ class _CoverSearch:
                 self.dfs(union, fins | low, nfins + 1, seen, cannibal, left & ~(one & ~self.multi))
 
 
-# Cells of each cross group: stacks when rows are the lines (covers are columns and
-# boxes, which never span two stacks), bands when columns are.
-_GROUP_BITS: Final = (
-    tuple(sum(1 << c for c in range(81) if (c % 9) // 3 == g) for g in range(3)),
-    tuple(sum(1 << c for c in range(81) if c // 27 == g) for g in range(3)),
-)
-
-
 def _cover_masks(orient: int) -> tuple[int, ...]:
     """Per cover house, the base pattern bits (see ``_PATTERN_BIT``) it covers."""
     masks = [0] * 27
@@ -230,6 +223,13 @@ def _min_covers_table() -> tuple[int, ...]:
 
 
 _MIN_COVERS: Final = _min_covers_table()
+# The 27-bit base pattern is three cross groups of _CROSS_BITS (below); the 9-bit box
+# flag set three groups of _FLAGS_BITS. A table index of _MIN_COVERS and _SAVERS packs one
+# group: bits 0-8 its pattern bits, bits 9-11 its box flags.
+_CROSS_BITS: Final = 9
+_CROSS_MASK: Final = (1 << _CROSS_BITS) - 1
+_FLAGS_BITS: Final = 3
+_FLAGS_MASK: Final = (1 << _FLAGS_BITS) - 1
 # Per orientation (0: rows are lines, 1: columns), where a cell goes in a 27-bit base
 # pattern: 9 bits per cross group (stack, or band), 3 per sub-block, 1 per cross line.
 _PATTERN_BIT: Final = tuple(
@@ -270,16 +270,19 @@ def _min_covers(pattern: int, multi: int, flags: int, fins: int) -> int:
     only on a pattern bit that stands for one cell (not in ``multi``).
     """
     single = pattern & ~multi
-    a = (pattern & 511) | (flags & 7) << 9
-    b = (pattern >> 9 & 511) | (flags >> 3 & 7) << 9
-    c = (pattern >> 18) | (flags >> 6) << 9
+    # a table index per cross group: its 9 pattern bits, then its 3 box flags
+    a = (pattern & _CROSS_MASK) | (flags & _FLAGS_MASK) << _CROSS_BITS
+    b = (pattern >> _CROSS_BITS & _CROSS_MASK) | (flags >> _FLAGS_BITS & _FLAGS_MASK) << _CROSS_BITS
+    c = (pattern >> 2 * _CROSS_BITS) | (flags >> 2 * _FLAGS_BITS) << _CROSS_BITS
     total = _MIN_COVERS[a] + _MIN_COVERS[b] + _MIN_COVERS[c]
     if not fins or not single:
         return total
     # some single fin saves a cover
     saves = (
         1
-        if single & 511 & _SAVERS[a] or single >> 9 & 511 & _SAVERS[b] or single >> 18 & _SAVERS[c]
+        if single & _CROSS_MASK & _SAVERS[a]
+        or single >> _CROSS_BITS & _CROSS_MASK & _SAVERS[b]
+        or single >> 2 * _CROSS_BITS & _SAVERS[c]
         else 0
     )
     if fins == 1:

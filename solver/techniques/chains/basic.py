@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Final
 
-from ..grid import (
+from ...grid import (
     BIT,
     DIGITS_IN,
     PEER_BITS,
@@ -23,9 +23,9 @@ from ..grid import (
     cell_name,
     cells_of_bits,
 )
-from ..steps import Step, eliminations_text
-from .singledigit import strong_links
-from .statecache import by_digit_pattern, digit_patterns
+from ...steps import Step, eliminations_text
+from ..single_digit.links import strong_links
+from ..statecache import by_digit_pattern, digit_patterns
 
 MAX_CHAIN_NODES: Final = 24  # long chains explain nothing a person can follow
 
@@ -171,7 +171,7 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
             length = depth[here]
             if length >= MAX_CHAIN_NODES:
                 continue
-            cell, on = here >> 1, here & 1
+            cell, on = here >> _STATE_CELL_SHIFT, here & _STATE_ON
             for nxt in weak_next[cell] if on else strong_next[cell]:
                 state = nxt * 2 + (on ^ 1)
                 if parent[state] != _UNSEEN or nxt == start:
@@ -190,7 +190,7 @@ def _x_chains_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Step]:
                     path = []
                     at = state
                     while at >= 0:
-                        path.append(at >> 1)
+                        path.append(at >> _STATE_CELL_SHIFT)
                         at = parent[at]
                     found.append(
                         Step(
@@ -285,6 +285,9 @@ def find_xy_chain(grid: Grid) -> Iterator[Step]:
 
 
 _UNSEEN: Final = -2
+# An X-chain search state packs a cell and a truth value: cell << _STATE_CELL_SHIFT | on.
+_STATE_CELL_SHIFT: Final = 1
+_STATE_ON: Final = 1
 
 
 def describe_xy_chain(step: Step) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from ..grid import (
+from ...grid import (
     ALL_DIGITS,
     BIT,
     DIGITS_IN,
@@ -16,7 +16,7 @@ from ..grid import (
     cell_name,
     house_name,
 )
-from ..steps import Step
+from ...steps import Step
 
 # People scan boxes first for hidden singles, then rows, then columns.
 _HIDDEN_ORDER: Final = tuple(range(18, 27)) + tuple(range(18))

@@ -27,10 +27,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from ..grid import BOX_OF, HOUSE_BITS, PEER_BITS, Grid, common_peers
-from ..steps import Finder, Step
-from .frankenfish import _Found, describe_fish_text, fish_steps, one_kind_finder
-from .statecache import by_digit_pattern, last_state
+from ...grid import BOX_OF, HOUSE_BITS, PEER_BITS, Grid, common_peers
+from ...registry import Finder
+from ...steps import Step
+from ..statecache import by_digit_pattern, last_state
+from .franken import _Found, describe_fish_text, fish_steps, one_kind_finder
 
 SIZES = (2, 3, 4, 5, 6)
 MAX_FINS: Final = 5  # HoDoKu's limits: fins (endo fins included), and endo fins among them

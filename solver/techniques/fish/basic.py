@@ -6,9 +6,10 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import Final
 
-from ..grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, cells_of_bits, house_name
-from ..steps import Candidate, Finder, Step, eliminations_text
-from .statecache import by_digit_pattern, digit_patterns
+from ...grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, cells_of_bits, house_name
+from ...registry import Finder
+from ...steps import Candidate, Step, eliminations_text
+from ..statecache import by_digit_pattern, digit_patterns
 
 FISH_IDS = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}

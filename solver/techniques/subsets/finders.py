@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from ..grid import BIT, DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, Grid, house_name
-from ..steps import Finder, Step, cells_text, digits_text, eliminations_text
-from .statecache import last_state
+from ...grid import BIT, DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, Grid, house_name
+from ...registry import Finder
+from ...steps import Step, cells_text, digits_text, eliminations_text
+from ..statecache import last_state
 
 _SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 NAKED_IDS = {2: "naked-pair", 3: "naked-triple", 4: "naked-quad"}

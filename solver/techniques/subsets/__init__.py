@@ -1,0 +1,108 @@
+"""Subsets: n cells holding n digits between them (naked) or n digits with n places (hidden).
+
+The family's rows: finder, text, rating and codes together (see solver.registry).
+"""
+
+from __future__ import annotations
+
+from ...registry import SE, Family, Level, SerEntry, Technique
+from .finders import describe_hidden, describe_naked, find_hidden, find_locked_subset, find_naked
+
+ROWS: tuple[Technique, ...] = (
+    Technique(
+        id="locked-pair",
+        name="Locked Pair",
+        code="LkP",
+        family=Family.SUBSETS,
+        level=Level.MEDIUM,
+        weight=40,
+        ser=SerEntry(3.0, False, SE + " naked pair"),
+        hodoku=("0110",),
+        find=find_locked_subset(2),
+        describe=describe_naked,
+    ),
+    Technique(
+        id="locked-triple",
+        name="Locked Triple",
+        code="LkT",
+        family=Family.SUBSETS,
+        level=Level.MEDIUM,
+        weight=60,
+        ser=SerEntry(3.6, False, SE + " naked triple"),
+        hodoku=("0111",),
+        find=find_locked_subset(3),
+        describe=describe_naked,
+    ),
+    Technique(
+        id="naked-pair",
+        name="Naked Pair",
+        code="NP",
+        family=Family.SUBSETS,
+        level=Level.MEDIUM,
+        weight=60,
+        ser=SerEntry(3.0, False, SE),
+        hodoku=("0200",),
+        find=find_naked(2),
+        describe=describe_naked,
+    ),
+    Technique(
+        id="hidden-pair",
+        name="Hidden Pair",
+        code="HP",
+        family=Family.SUBSETS,
+        level=Level.MEDIUM,
+        weight=70,
+        ser=SerEntry(3.4, False, SE),
+        hodoku=("0210",),
+        find=find_hidden(2),
+        describe=describe_hidden,
+    ),
+    Technique(
+        id="naked-triple",
+        name="Naked Triple",
+        code="NT",
+        family=Family.SUBSETS,
+        level=Level.MEDIUM,
+        weight=80,
+        ser=SerEntry(3.6, False, SE),
+        hodoku=("0201",),
+        find=find_naked(3),
+        describe=describe_naked,
+    ),
+    Technique(
+        id="hidden-triple",
+        name="Hidden Triple",
+        code="HT",
+        family=Family.SUBSETS,
+        level=Level.MEDIUM,
+        weight=100,
+        ser=SerEntry(4.0, False, SE),
+        hodoku=("0211",),
+        find=find_hidden(3),
+        describe=describe_hidden,
+    ),
+    Technique(
+        id="naked-quad",
+        name="Naked Quad",
+        code="NQ",
+        family=Family.SUBSETS,
+        level=Level.HARD,
+        weight=120,
+        ser=SerEntry(5.0, False, SE),
+        hodoku=("0202",),
+        find=find_naked(4),
+        describe=describe_naked,
+    ),
+    Technique(
+        id="hidden-quad",
+        name="Hidden Quad",
+        code="HQ",
+        family=Family.SUBSETS,
+        level=Level.HARD,
+        weight=150,
+        ser=SerEntry(5.4, False, SE),
+        hodoku=("0212",),
+        find=find_hidden(4),
+        describe=describe_hidden,
+    ),
+)
