@@ -22,7 +22,7 @@ from solver.techniques.forcing import (
     find_forcing_net_verity,
     find_trial,
 )
-from solver.techniques.templates import find_template_delete, find_template_set
+from solver.techniques.last_resort.templates import find_template_delete, find_template_set
 
 from .checks import assert_step_sound
 
