@@ -23,8 +23,8 @@ from solver.steps import cells_text
 from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
-from .digits.cnn import CnnEngine, fold_rotated, hand_share
-from .digits.preprocess import ink_maps_and_gains
+from .digits.cnn import ROTATED, CnnEngine, fold_rotated, hand_share
+from .digits.preprocess import blank, ink_maps_and_gains
 from .geometry import GridGeometry
 from .kinds import CellKind, cell_kinds, pencil_like, print_twins
 from .load import LoadedImage, load_image
@@ -42,9 +42,17 @@ from .reading import (
 T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float32]
-# What _read_cells returns: turns, lattice, probabilities, hand shares, cells, ink maps.
+# What _read_cells returns: turns, lattice, probabilities, hand shares, sideways shares,
+# cells, ink maps, faint ink.
 _CellsRead = tuple[
-    int, GridGeometry, npt.NDArray[np.float64], FloatArray, npt.NDArray[np.uint8], FloatMaps
+    int,
+    GridGeometry,
+    npt.NDArray[np.float64],
+    FloatArray,
+    FloatArray,
+    npt.NDArray[np.uint8],
+    FloatMaps,
+    npt.NDArray[np.bool_],
 ]
 
 # Handwriting is read on a page only where some digits surely look written (share at
@@ -72,6 +80,11 @@ _KEEP_ODDS = 2.0
 _SHAPE_VOTE = 0.1
 # The probability a pencil-like cell gives to "empty" before the digit read in it.
 PENCIL_EMPTY = 0.6
+# The share of "empty" (of print) in a digit that may not be print: faint ink, or ink
+# whose colour lies between the givens' and the player's. Nearly even odds: a digit read
+# surely stays ahead, but within ``RIVAL_ODDS`` of "empty", so it stays a given only
+# where the puzzle needs it; ink the network hardly tells as any digit reads as empty.
+PRINT_DOUBT = 0.4
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
@@ -166,31 +179,36 @@ def _read_cells(
 
     Returns the quarter turns, the turned lattice, the probabilities (81, 10) of EMPTY
     and the digits (printed or handwritten alike), each cell's handwriting share (81,)
-    (see ``cnn.hand_share``; 0 for an engine that reads print only), and the cells
-    (81, 64, 64) as cut, unturned, with their ink maps.
+    (see ``cnn.hand_share``; 0 for an engine that reads print only), each cell's
+    probability (81,) of a digit turned on its side (``cnn.ROTATED``; 0 likewise), the
+    cells (81, 64, 64) as cut, unturned, with their ink maps, and which of those hold
+    faint ink (81,): not blank, but their strokes under half as strong as the grid's
+    digits (``ink_maps_and_gains`` gives them a gain over 1).
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
     ink, gains = ink_maps_and_gains(cells)
-    best: tuple[float, int, npt.NDArray[np.float64], FloatArray] | None = None
+    best: tuple[float, int, npt.NDArray[np.float64], FloatArray, FloatArray] | None = None
     for k in range(4):
         # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
         turn = -k % 4
         if isinstance(engine, CnnEngine):
             full = engine.classify_turned_full(ink, gains, turn)
-            read, hand = fold_rotated(full), hand_share(full)
+            read, hand, sideways = fold_rotated(full), hand_share(full), full[:, ROTATED]
         else:
             read = engine.classify(turn_cells(cells, turn))
-            hand = np.zeros(81, dtype=np.float32)
+            hand = sideways = np.zeros(81, dtype=np.float32)
         probs = np.asarray(read, dtype=np.float64)
         score = orientation_score(probs)
         if best is None or score > best[0]:
-            best = (score, k, probs, hand)
+            best = (score, k, probs, hand, sideways)
         if k == 0 and score >= UPRIGHT_ENOUGH:
             break
     assert best is not None
-    _, k, probs, hand = best
-    return k, rotated_lattice(geometry, k) if k else geometry, probs, hand, cells, ink
+    _, k, probs, hand, sideways = best
+    faint = (gains > 1.0) & ~blank(ink)
+    lattice = rotated_lattice(geometry, k) if k else geometry
+    return k, lattice, probs, hand, sideways, cells, ink, faint
 
 
 def read_photo(
@@ -302,7 +320,9 @@ def _scan_grid(
     start: float,
 ) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light)."""
-    rotation, oriented, probs, hand, cells, maps = _read_cells(ink, geometry, engine)
+    rotation, oriented, probs, hand, sideways, cells, maps, faint = _read_cells(
+        ink, geometry, engine
+    )
     handwritten_page = _holds_handwriting(hand[probs[:, 0] < 0.5])
     shares = hand.copy()
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
@@ -324,8 +344,11 @@ def _scan_grid(
         hand = np.zeros_like(hand)
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
-    cut_kinds, undecided = cell_kinds(loaded.image, geometry, cells, digit)
-    kinds = [cut_kinds[perm[i]] for i in range(81)]
+    sure = np.zeros(81, dtype=bool)
+    sure[perm] = probs[:, 1:].max(axis=1) >= INKED
+    inks = cell_kinds(loaded.image, geometry, cells, digit, sure)
+    undecided = inks.undecided
+    kinds = [inks.kinds[perm[i]] for i in range(81)]
     turned = np.argsort(perm)  # turned[c]: the turned index of cut cell c
     # Colour splits two inks; which one is the print, shape can tell better than colour
     # (a puzzle printed in red, filled in in black pen).
@@ -352,10 +375,24 @@ def _scan_grid(
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)
     entry_probs = probs.copy()
+    # The grid is read upright, and so is its print: ink that reads as a turned digit
+    # (the network's ROTATED class, spread over the digits to rank the orientations) is
+    # no given, but junk or a digit past reading.
+    probs[:, 1:] = np.maximum(probs[:, 1:] - sideways[:, None] / 9.0, 0.0)
+    probs[:, 0] += sideways
+    # Ink that may not be print at all: strokes under half as strong as the grid's
+    # digits that the network doubts as a digit (pencil marks, moire, a crease's
+    # shadow, a bent grid line's remnant; a faint print read with confidence is no such
+    # doubt), and, where colour alone tells print from the player's entries (an app
+    # draws both in one font), a digit whose colour lies between the two inks.
+    doubt = faint[perm] & (probs[:, 1:].max(axis=1) < CONFIDENT)
+    if not handwritten_page:
+        doubt[[int(turned[c]) for c in inks.in_doubt]] = True
+    not_print = np.maximum(hand, np.where(doubt, PRINT_DOUBT, 0.0))
     # The printed puzzle: the written share of a cell's digit is "empty" of print, so a
     # cell in doubt between print and pen stays doubtful.
-    probs[:, 0] += probs[:, 1:].sum(axis=1) * hand
-    probs[:, 1:] *= (1.0 - hand)[:, None]
+    probs[:, 0] += probs[:, 1:].sum(axis=1) * not_print
+    probs[:, 1:] *= (1.0 - not_print)[:, None]
     probs[pencil] *= 1.0 - PENCIL_EMPTY
     probs[pencil, 0] += PENCIL_EMPTY
     # What glare wiped out was not read: whatever the network says there is a guess, and

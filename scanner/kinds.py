@@ -9,11 +9,15 @@ some digit cells' ink is far (``COLOUR_SPLIT``) from the most neutral ink's (bla
 white print), those are entries and the neutral group holds the givens. One ink (all
 givens, in black or in a colour print) changes nothing; when even the most neutral ink
 is coloured (an app's navy givens) it holds the givens only if it is clearly the duller
-one; otherwise the kinds cannot be told and the reader says so.
+one; otherwise the kinds cannot be told and the reader says so. The givens' colour is
+placed by the cells surely holding a digit (faint marks take the paper's tint), and a
+given whose colour lies nearer an entry's than the givens' (the colour fringes of a
+photographed screen) is named as in doubt.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -30,6 +34,7 @@ __all__ = [
     "PENCIL_SHARE",
     "TWIN_LIKENESS",
     "CellKind",
+    "Kinds",
     "cell_kinds",
     "pencil_like",
     "print_twins",
@@ -161,7 +166,9 @@ def _colourful(image: UInt8Array, geometry: GridGeometry) -> bool:
     return int(np.count_nonzero(spread >= 2 * _NEUTRAL)) >= _COLOURED_PIXELS
 
 
-def _given_group(colours: FloatArray) -> npt.NDArray[np.bool_]:
+def _given_group(
+    colours: FloatArray, reference: npt.NDArray[np.bool_] | None = None
+) -> tuple[npt.NDArray[np.bool_], FloatArray]:
     """Which inks (N, 2) belong with the most neutral one: the printed givens' colour.
 
     The group grows from the least coloured ink (its 10th percentile by chroma, robust to
@@ -172,18 +179,47 @@ def _given_group(colours: FloatArray) -> npt.NDArray[np.bool_]:
     robust deviations from the givens' median is another ink, though never one nearer
     than ``_SAME_INK``. A clean screenshot's givens agree to a unit or two, so a blue
     entry washed pale by a photographed screen is still told apart.
+
+    Only the ``reference`` inks (default: all) place the group and measure its spread:
+    the colour of pencil marks or moire, faint ink the reader doubts is a digit, is
+    mostly the paper's and would widen the givens' spread until a pale entry fits in.
+
+    Returns the membership (N,) and each ink's distance (N,) from the group's median.
     """
-    chroma = np.linalg.norm(colours, axis=1)
-    seed = colours[np.argsort(chroma)[len(chroma) // 10]]
-    member = np.linalg.norm(colours - seed, axis=1) < COLOUR_SPLIT
+    ref = colours if reference is None or not reference.any() else colours[reference]
+    chroma = np.linalg.norm(ref, axis=1)
+    seed = ref[np.argsort(chroma)[len(chroma) // 10]]
+    member = np.linalg.norm(ref - seed, axis=1) < COLOUR_SPLIT
     for _ in range(2):
-        centre = np.median(colours[member], axis=0)
-        member = np.linalg.norm(colours - centre, axis=1) < COLOUR_SPLIT
-    centre = np.median(colours[member], axis=0)
-    dist = np.linalg.norm(colours - centre, axis=1)
-    spread = 1.4826 * float(np.median(dist[member]))
+        centre = np.median(ref[member], axis=0)
+        member = np.linalg.norm(ref - centre, axis=1) < COLOUR_SPLIT
+    centre = np.median(ref[member], axis=0)
+    spread = 1.4826 * float(np.median(np.linalg.norm(ref[member] - centre, axis=1)))
     limit = min(COLOUR_SPLIT, max(_SAME_INK, _SPREADS * spread))
-    return np.asarray(dist < limit)
+    dist = np.linalg.norm(colours - centre, axis=1)
+    return np.asarray(dist < limit), dist
+
+
+@dataclass
+class Kinds:
+    """What :func:`cell_kinds` tells of a grid's cells.
+
+    Attributes
+    ----------
+    kinds : list of CellKind
+        Row by row, in the order of the cells given.
+    undecided : list of int
+        Cells whose kind cannot be told: digits in two colours, neither of them plain
+        print (empty when every kind is clear).
+    in_doubt : list of int
+        GIVEN cells whose ink colour lies nearer an entry's than the givens' median: a
+        photographed screen's moire and colour fringes blur two inks into each other,
+        and such a digit may as well be the player's (empty when the inks are apart).
+    """
+
+    kinds: list[CellKind]
+    undecided: list[int] = field(default_factory=list)
+    in_doubt: list[int] = field(default_factory=list)
 
 
 def cell_kinds(
@@ -191,7 +227,8 @@ def cell_kinds(
     geometry: GridGeometry,
     gray_cells: UInt8Array,
     digit: npt.NDArray[np.bool_],
-) -> tuple[list[CellKind], list[int]]:
+    sure: npt.NDArray[np.bool_] | None = None,
+) -> Kinds:
     """The kind of each of the 81 cells.
 
     Parameters
@@ -204,22 +241,21 @@ def cell_kinds(
         The cells as cut for reading, dark ink on light paper.
     digit : (81,) bool array
         Which cells the digit reader saw a digit in.
+    sure : (81,) bool array, optional
+        Which of them surely hold a digit (default: all): their colours place the inks.
 
     Returns
     -------
-    kinds : list of CellKind
-        Row by row, in the order of ``gray_cells``.
-    undecided : list of int
-        Cells whose kind cannot be told: digits in two colours, neither of them plain
-        print (empty when every kind is clear).
+    Kinds
+        The kinds, the cells whose kind cannot be told, and the givens in doubt.
     """
     kinds = [CellKind.GIVEN if d else CellKind.EMPTY for d in digit]
     idx = np.flatnonzero(digit)
     if len(idx) == 0:
-        return kinds, []
+        return Kinds(kinds)
     arr = np.asarray(image)
     if arr.ndim != 3 or arr.shape[2] != 3 or not _colourful(arr, geometry):
-        return kinds, []
+        return Kinds(kinds)
     # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
     colour_cells = np.stack([extract_cells(arr[:, :, ch], geometry) for ch in range(3)], axis=-1)
     colours = _ink_colours(colour_cells[idx], gray_cells[idx], _ink_masks(gray_cells[idx]))
@@ -227,19 +263,26 @@ def cell_kinds(
     printed = [int(i) for i in idx[found]]
     colours = colours[found]
     if not printed:
-        return kinds, []
-    given = _given_group(colours)
+        return Kinds(kinds)
+    reference = None if sure is None else np.asarray(sure, dtype=bool)[printed]
+    given, dist = _given_group(colours, reference)
     others = [i for i, g in zip(printed, given, strict=True) if not g]
     if not others:
-        return kinds, []
+        return Kinds(kinds)
     given_chroma = float(np.linalg.norm(np.median(colours[given], axis=0)))
     other_chroma = float(np.linalg.norm(np.median(colours[~given], axis=0)))
     if given_chroma > _NEUTRAL and other_chroma - given_chroma < COLOUR_SPLIT / 2:
         # Two inks, neither plain print nor clearly the duller: no telling the givens.
-        return kinds, others
+        return Kinds(kinds, undecided=others)
     for cell in others:
         kinds[cell] = CellKind.ENTRY
-    return kinds, []
+    # A given nearer some entry's colour than its own group's median lies between inks
+    # (the entries surely read as digits, where there are such, place the other ink).
+    sure_other = ~given if reference is None else ~given & reference
+    other_colours = colours[sure_other] if sure_other.any() else colours[~given]
+    nearest = np.linalg.norm(colours[:, None] - other_colours[None], axis=2).min(axis=1)
+    in_doubt = [i for i, g, d, n in zip(printed, given, dist, nearest, strict=True) if g and n < d]
+    return Kinds(kinds, in_doubt=in_doubt)
 
 
 def _twin_features(ink: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float32]:

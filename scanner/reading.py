@@ -52,6 +52,8 @@ _MIN_ALT_P = 1e-3
 # the reading as read): beyond that a "fix" is guessing, not reading. (On the reference
 # photos the CNN's right fixes cost under 0.5.)
 _MAX_TOTAL_COST = math.log(1000.0)
+# A set of changes that makes a proper puzzle: (cost, [(cost, cell, value)], solution).
+_Fix = tuple[float, list[tuple[float, int, int]], list[int]]
 
 
 @dataclass(frozen=True)
@@ -205,9 +207,14 @@ def revise(
        printed or written is in doubt) makes no rival: the person's right entry and a
        given draw the same grid.
     3. Otherwise the doubtful cells' next most probable readings are tried, cheapest
-       first; a fix is kept when no fix giving another solution comes close. (Fixes
-       with the same solution differ in whether a cell whose ink clashed holds its
-       solution's digit or nothing; ink was seen there, so the digit is kept.)
+       first; a fix is kept when no fix giving another puzzle comes close: another
+       solution, or the same one without a digit the fix keeps (whether a cell whose
+       ink clashed holds its solution's digit or nothing is then a guess, as in rule
+       2; a cell whose ``inked`` digit is its solution's is no such doubt). A fix
+       writes a digit into a cell only within ``RIVAL_ODDS`` of the cell's reading
+       (a misread print is torn between two digits); it may empty any doubtful cell.
+       A likelier fix passed over for that is a rival when it reads another puzzle
+       or holds a digit where the fix leaves the cell empty.
     4. A reading with no doubtful cell that is free of clashes but has several
        solutions is what is printed: it is returned as read (MULTIPLE, ``problem``
        saying so), for the solver to report, never "fixed". A digit surely inked
@@ -268,17 +275,39 @@ def revise(
         return _unless_rivalled(reading, cands, search, inked)
     reading.problem = problem
 
-    # The cheapest fix wins only if no fix with another solution comes close: with
+    # The cheapest fix wins only if no fix giving another puzzle comes close: with
     # uninformative alternatives (Tesseract's) many fixes fit, and picking one would
-    # be a guess that silently changes the puzzle.
-    found = None
-    rival = None
+    # be a guess that silently changes the puzzle. A fix with the same solution that
+    # empties a cell the cheapest one fills is another puzzle too: junk ink (a bent
+    # grid line, pencil marks) read as "some digit" clashes, and the rules alone would
+    # pick the digit that fits. For the same reason a fix writes a digit into a cell
+    # only where the network gave that digit a real chance (within ``RIVAL_ODDS`` of
+    # what it read there: its misreads of print are torn between two digits), while it
+    # may empty a cell whatever the odds (junk read surely as a digit is still none).
+    # A likelier fix passed over is a rival when it reads another puzzle or holds a
+    # digit where the kept fix leaves the cell empty.
+    found: _Fix | None = None
+    rival: _Fix | None = None
+    passed: list[_Fix] = []
     bound = [_MAX_TOTAL_COST]
     for fix in _fixes(read, cands, *search, bound):
-        if found is None:
+        if found is None and any(v and cost > RIVAL_ODDS for cost, _, v in fix[1]):
+            passed.append(fix)
+        elif found is None:
             found = fix
             bound[0] = min(bound[0], fix[0] + RIVAL_ODDS)
-        elif fix[2] != found[2]:
+            rival = next(
+                (
+                    f
+                    for f in passed
+                    if _other_puzzle(read, found, f, inked)
+                    or _empties_a_digit(read, f, found, inked)
+                ),
+                None,
+            )
+            if rival is not None:
+                break
+        elif _other_puzzle(read, found, fix, inked):
             rival = fix
             break
     clash = sorted({c for a, b, _ in find_duplicates(read) for c in (a, b)}, key=lambda c: top[c])
@@ -291,7 +320,8 @@ def revise(
         return reading
     if found is None or rival is not None:
         reading.status = ReadStatus.UNREADABLE
-        fixed = [c for f in (found, rival) if f is not None for _, c, _ in f[1]]
+        tried = (found, rival) if found is not None else tuple(passed[:1])
+        fixed = [c for f in tried if f is not None for _, c, _ in f[1]]
         if rival is not None:
             reading.problem += "; several different corrections fit about equally well"
         reading.doubtful_cells = list(dict.fromkeys(fixed + clash + doubtful))
@@ -307,6 +337,30 @@ def revise(
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
     rest = [k for k in cands if k[1] not in corrected]
     return _unless_rivalled(reading, rest, search, inked)
+
+
+def _other_puzzle(read: list[int], kept: _Fix, other: _Fix, inked: Sequence[int] = ()) -> bool:
+    """Whether fix ``other`` reads another puzzle than fix ``kept``: another solution,
+    or the same one without a digit ``kept`` holds (see :func:`_empties_a_digit`)."""
+    return other[2] != kept[2] or _empties_a_digit(read, kept, other, inked)
+
+
+def _empties_a_digit(read: list[int], kept: _Fix, other: _Fix, inked: Sequence[int] = ()) -> bool:
+    """Whether fix ``other`` leaves empty a cell that fix ``kept`` holds a digit in.
+
+    Both are ``(cost, changes, solution)`` of :func:`_fixes` on ``read``. A cell whose
+    ``inked`` digit is the kept solution's does not count: there only print or pen is
+    in doubt, and both draw the same grid.
+    """
+    solution = kept[2]
+    mine, theirs = list(read), list(read)
+    for _, c, v in kept[1]:
+        mine[c] = v
+    for _, c, v in other[1]:
+        theirs[c] = v
+    return any(
+        mine[c] and not theirs[c] and not (inked and inked[c] == solution[c]) for c in range(81)
+    )
 
 
 def _unless_rivalled(
@@ -365,7 +419,7 @@ def _fixes(
     max_checks: int,
     time_limit: float,
     bound: list[float],
-) -> Iterator[tuple[float, list[tuple[float, int, int]], list[int]]]:
+) -> Iterator[_Fix]:
     """Sets of candidate changes that make a proper puzzle, cheapest first.
 
     Yields ``(cost, changes, solution)`` while the cost stays within ``bound[0]``,

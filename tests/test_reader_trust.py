@@ -1,0 +1,114 @@
+"""Never a confident reading of a different puzzle (issue 13).
+
+A wrong answer is worse than none: the reader says "read" only when it is sure, and
+otherwise "unreadable". Rendered stress pages whose junk ink (a bent grid line, pencil
+marks on a photographed screen, a pale entry in moire) was once read as a given with
+confidence must now read right or be refused; and the revision rules that let the
+puzzle pick a digit for junk ink are checked on plain probabilities.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.api import read_photo
+from scanner.reading import ReadStatus, revise
+from solver.generate import generate
+from solver.grid import PEERS
+from solver.search import solutions
+from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
+
+FAMILIES = {f.name: f for f in HELD_OUT_FONT_FAMILIES}
+
+# Pages of benchmarks/bench_stress.py (puzzle generate(5000 + seed), held-out font) that
+# were read with confidence as another puzzle: a crease's shadow and a bent grid line
+# read as a digit, pencil marks in moire read as one, and the player's blue entries
+# taken for givens beside the moire's colour fringes.
+PAGES = [
+    ("crumpled", 3, "Oxygen Sans"),
+    ("screen-photo-dark", 8, "Linux Libertine"),
+    ("screen-photo", 11, "Cantarell"),
+]
+
+
+@pytest.mark.parametrize(("style", "seed", "font"), PAGES)
+def test_a_hard_page_is_read_right_or_refused(style: str, seed: int, font: str) -> None:
+    family = FAMILIES[font]
+    if not family.available:
+        pytest.skip(f"font {font} ({family.package}) is not installed")
+    page = render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES[style], seed=seed, font=family
+    )
+    result = read_photo(page.image)
+    if result.status == ReadStatus.OK:
+        wrong = [i for i in range(81) if result.givens[i] != page.givens[i]]
+        assert not wrong, f"read with confidence, but cells {wrong} differ from the print"
+    else:
+        assert result.status == ReadStatus.UNREADABLE
+        assert result.doubtful_cells
+
+
+def _puzzle() -> tuple[list[int], list[int]]:
+    puzzle = [int(v) for v in generate(5000)]
+    return puzzle, solutions(puzzle, limit=1)[0]
+
+
+def _probs(puzzle: list[int]) -> np.ndarray:
+    """Probabilities that read ``puzzle`` as printed, every cell with confidence."""
+    p = np.full((81, 10), 0.001)
+    p[np.arange(81), puzzle] = 0.991
+    return p
+
+
+def test_junk_read_as_some_digit_is_not_given_the_digit_the_rules_pick() -> None:
+    # An empty cell holds ink the network takes for a digit without knowing which
+    # (here it clashes as read): its solution digit and "empty" fit about equally
+    # well. Both give the same solution, but not the same puzzle.
+    puzzle, solution = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if not v)
+    clash = next(puzzle[p] for p in PEERS[cell] if puzzle[p])
+    p = _probs(puzzle)
+    p[cell] = 0.02
+    p[cell, clash], p[cell, solution[cell]], p[cell, 0] = 0.4, 0.2, 0.1
+    reading = revise(p)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert cell in reading.doubtful_cells
+
+
+def test_the_rules_empty_junk_but_do_not_rename_it() -> None:
+    # Ink read mostly as one digit that clashes: the fix may empty it, but never turn
+    # it into a digit the network gave no real chance, just because the puzzle needs it.
+    puzzle, solution = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if not v)
+    clash = next(puzzle[p] for p in PEERS[cell] if puzzle[p])
+    p = _probs(puzzle)
+    p[cell] = 0.005
+    p[cell, clash], p[cell, solution[cell]] = 0.8, 0.05
+    reading = revise(p)
+    # The solution's digit is likelier than "empty": no telling which puzzle it is.
+    assert reading.status == ReadStatus.UNREADABLE
+    assert cell in reading.doubtful_cells
+    # With "empty" the likelier way out, the junk is emptied and the puzzle is read.
+    p[cell, solution[cell]], p[cell, 0] = 0.005, 0.05
+    reading = revise(p)
+    assert reading.status == ReadStatus.OK
+    assert reading.givens == puzzle
+    assert [(c.cell, c.corrected) for c in reading.corrections] == [(cell, 0)]
+
+
+def test_a_misread_digit_is_still_corrected() -> None:
+    # A print torn between two digits (the network's usual misread) is fixed as before.
+    puzzle, solution = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if v)
+    clash = next(
+        d for d in range(1, 10) if d != puzzle[cell] and any(puzzle[p] == d for p in PEERS[cell])
+    )
+    p = _probs(puzzle)
+    p[cell] = 0.005
+    p[cell, clash], p[cell, puzzle[cell]] = 0.45, 0.4
+    reading = revise(p)
+    assert reading.status == ReadStatus.OK
+    assert reading.givens == puzzle
+    assert [c.cell for c in reading.corrections] == [cell]
+    assert reading.solution == solution
