@@ -249,7 +249,10 @@ TOP95_9_CLASH = (
 def test_chain_graph_matches_following_every_premise() -> None:
     """The one-parent inference graph says which chain premises clash and, for the
     others, which facts they reach, exactly as following each premise does."""
-    from solver.techniques.forcing import _Closure, _premises, _Propagator
+    from solver.techniques.forcing.facts import fact_cell, fact_digit, fact_on
+    from solver.techniques.forcing.finders import _premises
+    from solver.techniques.forcing.graph import _Closure
+    from solver.techniques.forcing.propagation import _Propagator
 
     clashing = 0
     for text in (TOP1465_1_CHAIN, TOP1465_1_NET, TOP95_9_CLASH):
@@ -262,8 +265,49 @@ def test_chain_graph_matches_following_every_premise() -> None:
                 clashing += 1
                 continue
             reached = closure.reached(c, d, on)
-            nodes = {
-                closure.node((f >> 1) // 9, (f >> 1) % 9 + 1, bool(f & 1)) for f in out.reason()
-            }
+            nodes = {closure.node(fact_cell(f), fact_digit(f), fact_on(f)) for f in out.reason()}
             assert {v for v in range(2 * len(closure.facts)) if reached >> v & 1} == nodes
     assert clashing > 0
+
+
+def test_tarjan_scc_components_sinks_first() -> None:
+    from solver.techniques.forcing.graph import tarjan_scc
+
+    # 0 -> 1 -> 2 -> 0 (a cycle), 2 -> 3, 4 -> 3, 3 alone; 5 isolated.
+    succ = [[1], [2], [0, 3], [], [3], []]
+    comp, comps = tarjan_scc(succ)
+    assert sorted(map(sorted, comps)) == [[0, 1, 2], [3], [4], [5]]
+    assert comp[0] == comp[1] == comp[2] != comp[3]
+    for v, edges in enumerate(succ):  # an edge never goes to a later component
+        assert all(comp[w] <= comp[v] for w in edges)
+
+
+def test_fact_and_parent_codes_round_trip() -> None:
+    from solver.grid import HOUSES
+    from solver.techniques.forcing.facts import (
+        CELL_WHY,
+        HOUSE_WHY,
+        MULTI,
+        cell_why,
+        fact,
+        fact_cell,
+        fact_digit,
+        fact_on,
+        house_why,
+        parents_of,
+    )
+
+    for cell, digit, on in ((0, 1, False), (80, 9, True), (40, 5, True)):
+        f = fact(cell, digit, on)
+        assert (fact_cell(f), fact_digit(f), fact_on(f)) == (cell, digit, on)
+    # r5c5 (cell 40), digits 2, 5 and 9: a grouped code, read back as three "off" facts.
+    code = cell_why(40, 0b100010010)
+    assert code >= CELL_WHY and code < HOUSE_WHY
+    assert parents_of(code, []) == tuple(fact(40, d, False) for d in (2, 5, 9))
+    # Digit 7 in slots 0 and 8 of box 9 (house 26); one slot alone is one fact's code.
+    code = house_why(26, 0b100000001, 7)
+    assert code >= HOUSE_WHY
+    assert parents_of(code, []) == (fact(HOUSES[26][0], 7, False), fact(HOUSES[26][8], 7, False))
+    assert parents_of(house_why(26, 0b10, 7), []) == (fact(HOUSES[26][1], 7, False),)
+    assert cell_why(3, 0) == 0 and parents_of(0, []) == ()
+    assert parents_of(MULTI + 1, [(1,), (2, 3)]) == (2, 3)
