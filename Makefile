@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # mypyc compiles the solver's hot modules in place (about 2x faster); it falls back to plain
 # Python, with a note, where no C compiler is found. Rebuilt whenever a solver source changes.
 NATIVE := solver/_native.json
-SOLVER_SOURCES := $(wildcard solver/*.py solver/techniques/*.py)
+SOLVER_SOURCES := $(shell find solver -name '*.py')
 
 .PHONY: demo test test-fast lint typecheck check setup system-deps tesseract-dep chromium-dep native bench train-digits clean
 

@@ -86,8 +86,9 @@ def render(style: str, seed: int, fonts: list[FontFamily]) -> StressPage:
 def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
     """Render one page and read it (in a worker: the scanner is imported here)."""
     from scanner.api import read_photo
+    from scanner.errors import NoGridError
     from scanner.reading import ReadStatus
-    from solver.errors import NoGridError, SudokuScanError
+    from solver.errors import SudokuScanError
 
     style, seed, fonts = task
     t0 = time.perf_counter()

@@ -107,7 +107,7 @@ def draw_hint(
     where = {c for h in houses for c in HOUSES[h]} | set(cells)
     _tint(out, geo, where, WHERE_COLOUR)
     if level >= HintLevel.EVIDENCE:
-        _tint(out, geo, set(step.cells) | set(step.extra), EVIDENCE_COLOUR)
+        _tint(out, geo, set(step.cells) | set(step.all_marked()), EVIDENCE_COLOUR)
     if level >= HintLevel.ANSWER:
         _tint(out, geo, {c for c, _d in step.eliminations}, REMOVED_COLOUR)
         sizes = _tile_sizes(geo)

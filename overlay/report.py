@@ -72,6 +72,7 @@ ol.steps h3{font-size:15px;margin:0 0 4px}
 ol.steps h3 .no{color:#888;font-weight:normal;margin-right:6px}
 ol.steps p{margin:0 0 4px}
 .chg{color:#555;font-size:13px}
+.words{background:#f4f7fb;border-left:3px solid #8aa;padding:4px 8px}
 ol.steps svg{width:220px;height:220px;flex:none}
 svg.g{background:#fff}
 svg .l{stroke:#aaa;stroke-width:.5;fill:none}
@@ -213,13 +214,14 @@ def grid_svg(
     if step is not None:
         placements = dict(step.placements)
         elim = set(step.eliminations)
-        evidence = set(step.cells) | set(step.extra)
+        marked = set(step.all_marked())
+        evidence = set(step.cells) | marked
         ev_digits = set(step.digits)
         out.append(_rects("hh", (_house_rect(h) for h in step.houses if 0 <= h < 27)))
         targets = {c for c, _d in step.eliminations} - evidence
         out.append(_rects("ht", _cell_rects(targets)))
         out.append(_rects("hc", _cell_rects(step.cells)))
-        out.append(_rects("hx", _cell_rects(set(step.extra) - set(step.cells))))
+        out.append(_rects("hx", _cell_rects(marked - set(step.cells))))
         out.append(_rects("hp", _cell_rects(placements)))
     out.append(_GRID_LINES)
 
@@ -353,10 +355,12 @@ def _step_item(i: int, step: Step, svg: str) -> str:
         changes.append("places " + ", ".join(step.placement_strings()))
     if step.eliminations:
         changes.append("removes " + ", ".join(step.elimination_strings()))
+    words = step.words
+    in_words = f'<p class="words"><b>In words:</b> {esc(words)}</p>' if words else ""
     return (
         f'<li id="step-{i}"><div class="txt"><h3><span class="no">{i}.</span>'
         f'<span class="chip" style="background:{colour}">{esc(technique_code(step.technique))}'
-        f"</span>{esc(name)}</h3><p>{esc(_step_text(step))}</p>"
+        f"</span>{esc(name)}</h3><p>{esc(_step_text(step))}</p>{in_words}"
         f'<p class="chg">{esc("; ".join(changes))}</p></div>{svg}</li>'
     )
 

@@ -23,6 +23,8 @@ from solver.registry import Technique
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 from solver.steps import Step
 
+from .errors import OutputError
+
 # How a puzzle's status ends the process.
 STATUS_EXIT: dict[str, ExitCode] = {
     SOLVED: ExitCode.OK,
@@ -420,7 +422,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                 check=solved.check,
             )
         except OSError as exc:
-            raise errors.OutputError(f"{args.report}: cannot write ({exc})") from None
+            raise OutputError(f"{args.report}: cannot write ({exc})") from None
     stuck = result.status == STUCK
     check = solved.check or check_entries(result.givens, [0] * 81, result.solution)
     if args.json:

@@ -16,10 +16,11 @@ import numpy.typing as npt
 
 from overlay.draw import LegendPlace
 from overlay.files import write_atomic
+from pipeline.errors import OutputError
 from scanner.api import ScanResult, read_photo, require_readable
 from solver import SOLVED, STUCK, SolveResult, solve
 from solver.check import EntryCheck, check_entries
-from solver.errors import BadArgsError, InvalidPuzzleError, OutputError, short_name
+from solver.errors import BadArgsError, InvalidPuzzleError, short_name
 from solver.grid import cell_name
 
 JPEG_QUALITY = 92

@@ -16,7 +16,6 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from solver.errors import NoGridError, UnreadableGridError
 from solver.grid import PEERS, cell_name
 from solver.steps import cells_text
 
@@ -25,6 +24,7 @@ from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .digits.cnn import ROTATED, CnnEngine, fold_rotated, hand_share
 from .digits.preprocess import blank, ink_maps_and_gains
+from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry
 from .kinds import CellKind, cell_kinds, pencil_like, print_twins
 from .load import LoadedImage, load_image

@@ -43,13 +43,9 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, UnidentifiedImageError
 
-from solver.errors import (
-    ImageTooLargeError,
-    InputFileError,
-    NoGridError,
-    describe_os_error,
-    short_name,
-)
+from solver.errors import InputFileError, describe_os_error, short_name
+
+from .errors import ImageTooLargeError, NoGridError
 
 __all__ = ["MAX_PIXELS", "MIN_SIDE", "LoadedImage", "frame_count", "load_image", "to_gray"]
 

@@ -37,7 +37,8 @@ import numpy.typing as npt
 
 from scanner.geometry import GridGeometry
 from scanner.load import MIN_SIDE, to_gray
-from solver.errors import NoGridError
+
+from .errors import NoGridError
 
 __all__ = [
     "MIN_CELL_PX",

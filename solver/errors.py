@@ -1,9 +1,24 @@
-"""The shared vocabulary: statuses, exit codes and the exception classes that carry them
-(one class per failure kind).
+"""The shared vocabulary: statuses, exit codes, the base exception class and the
+failures of the solver layer (one class per failure kind).
 
-They live in the lowest package so that every layer (solver, scanner, overlay, pipeline,
-the web app) says "status" with the same words and raises errors the CLI can turn into a
-one-line message and a documented code. ``schema/sudoku-scan.schema.json`` lists them.
+Statuses and exit codes live in the lowest package so that every layer (solver, scanner,
+overlay, pipeline, the web app) says "status" with the same words;
+``pipeline/sudoku-scan.schema.json`` lists them. Each error class lives next to the
+layer that raises it and carries its own ``exit_code`` and ``status``:
+
+============================  ===================  ===================================
+class                         module               raised when
+============================  ===================  ===================================
+``BadArgsError``              ``solver.errors``    an option out of range (any layer)
+``InputFileError``            ``solver.errors``    a file missing, unreadable, wrong format
+``PuzzleFormatError``         ``solver.errors``    text that is not a puzzle
+``InvalidPuzzleError``        ``solver.errors``    clashing givens, no or several solutions
+``ImageTooLargeError``        ``scanner.errors``   an image over the decompression limit
+``NoGridError``               ``scanner.errors``   no Sudoku grid in the image
+``UnreadableGridError``       ``scanner.errors``   a grid whose digits cannot be trusted
+``MissingDependencyError``    ``scanner.errors``   Tesseract is not installed
+``OutputError``               ``pipeline.errors``  a result that could not be written
+============================  ===================  ===================================
 """
 
 from __future__ import annotations
@@ -46,6 +61,7 @@ class SudokuScanError(Exception):
     """Base of every expected failure; ``exit_code`` says how the CLI exits."""
 
     exit_code: ExitCode = ExitCode.OTHER_ERROR
+    status: Status = Status.ERROR  # the JSON status of a page that failed this way
 
 
 class BadArgsError(SudokuScanError):
@@ -54,10 +70,6 @@ class BadArgsError(SudokuScanError):
 
 class InputFileError(SudokuScanError):
     exit_code = ExitCode.INPUT_FILE
-
-
-class ImageTooLargeError(InputFileError):
-    """An image over the decompression-bomb limit: refused before it is decoded."""
 
 
 class PuzzleFormatError(InputFileError):
@@ -75,22 +87,8 @@ class InvalidPuzzleError(SudokuScanError):
     def __init__(self, message: str, *, details: dict[str, object] | None = None) -> None:
         super().__init__(message)
         self.details: dict[str, object] = details or {}
-
-
-class NoGridError(SudokuScanError):
-    exit_code = ExitCode.NO_GRID
-
-
-class UnreadableGridError(SudokuScanError):
-    exit_code = ExitCode.UNREADABLE
-
-
-class MissingDependencyError(SudokuScanError):
-    exit_code = ExitCode.MISSING_DEPENDENCY
-
-
-class OutputError(SudokuScanError):
-    exit_code = ExitCode.OUTPUT_ERROR
+        found = self.details.get("status")
+        self.status = Status.MULTIPLE if found == Status.MULTIPLE else Status.NO_SOLUTION
 
 
 def short_name(name: str, limit: int = 120) -> str:
@@ -107,11 +105,4 @@ def describe_os_error(exc: OSError, name: str | None = None) -> str:
 
 def status_of(exc: SudokuScanError) -> Status:
     """The JSON status of a failure: no grid, unreadable, no or several solutions, error."""
-    if isinstance(exc, NoGridError):
-        return Status.NO_GRID
-    if isinstance(exc, UnreadableGridError):
-        return Status.UNREADABLE
-    if isinstance(exc, InvalidPuzzleError):
-        found = exc.details.get("status")
-        return Status.MULTIPLE if found == Status.MULTIPLE else Status.NO_SOLUTION
-    return Status.ERROR
+    return exc.status

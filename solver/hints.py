@@ -85,7 +85,7 @@ def hint_text(step: Step, level: HintLevel) -> str:
     single = _SINGLES.get(step.technique)
     if single is not None:
         return f"{name} in {where}: {single}" + ("" if single.endswith("?") else ".")
-    evidence = tuple(dict.fromkeys(step.cells + step.extra))
+    evidence = tuple(dict.fromkeys(step.cells + step.all_marked()))
     text = f"{name} in {where}"
     if evidence and evidence != cells:
         text += f", resting on {_names((), evidence)}"
@@ -113,7 +113,7 @@ def hint_dict(step: Step, level: HintLevel) -> dict[str, object]:
         tech = TECHNIQUES[step.technique]
         out.update({"technique": tech.id, "name": tech.name, "code": tech.code})
     if level >= HintLevel.EVIDENCE:
-        out["evidence"] = [cell_name(c) for c in dict.fromkeys(step.cells + step.extra)]
+        out["evidence"] = [cell_name(c) for c in dict.fromkeys(step.cells + step.all_marked())]
         out["digits"] = list(_evidence_digits(step))
     if level >= HintLevel.ANSWER:
         out.update(step.to_dict())

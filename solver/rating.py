@@ -83,10 +83,8 @@ def length_bonus(length: int) -> float:
 def chain_length(step: Step) -> int:
     """The number of nodes of a chain step (estimated from its cells without ``chain``)."""
     if step.technique == "forcing-net-nested":
-        from .techniques.forcing import nested_inner_nodes
-
         # SE's complexity of a nested chain adds its nested chains' (getNestedComplexity)
-        return len(step.chain) + sum(nested_inner_nodes(step))
+        return len(step.chain) + sum(step.inner_sizes)
     if step.chain:
         return len(step.chain)
     return len(step.cells) * _NODES_PER_CELL.get(step.technique, 1)

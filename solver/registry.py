@@ -81,8 +81,10 @@ class Technique:
     ``weight`` its share of a puzzle's difficulty; ``ser`` its Sudoku Explainer rating;
     ``hodoku`` the codes of HoDoKu's regression library it answers; ``find(grid)``
     yields every instance as a :class:`~solver.steps.Step`, ``describe(step)`` says one
-    in plain English. ``default`` False keeps it out of the default solve order (as
-    HoDoKu ships Mutant fish switched off), there to be asked for by name."""
+    in plain English, and ``words(step)``, for chains, walks through one in plain words
+    for a casual player (:mod:`solver.words`). ``default`` False keeps it out of the
+    default solve order (as HoDoKu ships Mutant fish switched off), there to be asked for
+    by name."""
 
     id: str
     name: str
@@ -94,6 +96,7 @@ class Technique:
     hodoku: tuple[str, ...] = ()
     find: Finder = field(compare=False)
     describe: Describer = field(compare=False)
+    words: Describer | None = field(default=None, compare=False)
     default: bool = True
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from .grid import cell_name, house_name
@@ -16,6 +17,54 @@ Candidate = tuple[int, int]  # (cell, digit)
 # One node of an implication chain: (cells, digit, on). ``cells`` is one cell, or several
 # for a grouped node (the digit is in one of them); ``on`` says the node is true there.
 ChainNode = tuple[tuple[int, ...], int, bool]
+
+
+class Role(StrEnum):
+    """What a group of secondary cells of a step (``Step.marked``) is; the value is the
+    JSON key (``"marked": {"fins": ["r1c2"]}``). One meaning per role, shared by the
+    techniques whose evidence has it."""
+
+    # fish (basic finned/sashimi, Franken, Mutant): the fins, endo fins included
+    FIN = "fins"
+    # naked single: for each other digit, a cell of the cell's row, column or box holding it
+    WITNESS = "witnesses"
+    # empty rectangle, dual empty rectangle, dual 2-String Kite: ends of the strong links
+    # the step turns on (near then far end; the kites' two ends in their box)
+    END = "ends"
+    # simple colours: the cells of the second colour (``cells`` holds the first)
+    OTHER_COLOUR = "other_colour"
+    # multi-colours: the cells of the second cluster (``cells`` holds the first)
+    OTHER_CLUSTER = "other_cluster"
+    # unique, avoidable and hidden rectangles: the corners through which the deadly
+    # pattern could be completed: those holding digits besides the pair (unique rectangle
+    # types 1-6), the unsolved ones (avoidable rectangles), the far corner (hidden rectangle)
+    CORNER = "corners"
+    # hidden rectangle: the corner holding only the pair, opposite the far corner
+    ANCHOR = "anchor"
+    # unique rectangle type 3: the cells outside the rectangle that form the naked subset
+    SUBSET = "subset"
+    # death blossom: the stem cell
+    STEM = "stem"
+    # nice loops and AICs with ALS nodes: the almost locked sets' cells, set after set
+    # (``houses`` holds each set's house)
+    ALS = "als_cells"
+    # Sue de Coq: the line set (in the line of ``houses``)
+    LINE_SET = "line_set"
+    # Sue de Coq: the box set (in the box of ``houses``)
+    BOX_SET = "box_set"
+
+
+Marked = tuple[tuple[Role, tuple[int, ...]], ...]
+
+
+def mark(*groups: tuple[Role, Iterable[int]]) -> Marked:
+    """``Step.marked`` from ``(role, cells)`` groups, in order; empty groups are left out."""
+    out: list[tuple[Role, tuple[int, ...]]] = []
+    for role, cells in groups:
+        group = tuple(cells)
+        if group:
+            out.append((role, group))
+    return tuple(out)
 
 
 def placement_string(cell: int, digit: int) -> str:
@@ -32,9 +81,10 @@ def elimination_string(cell: int, digit: int) -> str:
 class Step:
     """One logical deduction.
 
-    ``cells``, ``houses`` and ``digits`` are the evidence; their roles depend on the
-    technique (documented on each technique's finder). ``extra`` holds secondary cells
-    (fins, pincers, the cells a digit is locked into).
+    ``cells``, ``houses`` and ``digits`` are the primary evidence; their roles depend on
+    the technique (documented on each technique's finder). ``marked`` holds secondary
+    cells by role (:class:`Role`: fins, strong-link ends, the stem...); the non-cell
+    evidence has fields of its own.
     """
 
     technique: str
@@ -43,13 +93,38 @@ class Step:
     cells: tuple[int, ...] = ()
     houses: tuple[int, ...] = ()
     digits: tuple[int, ...] = ()
-    extra: tuple[int, ...] = ()
+    # secondary cells, role-tagged groups in the order the finder adds them (see ``mark``)
+    marked: Marked = ()
     chain: tuple[ChainNode, ...] = ()  # chain techniques: the nodes in order of inference
+    # forcing chains and nets: the number of facts of each branch of ``chain``, in order
+    branch_lengths: tuple[int, ...] = ()
+    # nested forcing net: the candidates inner nets refuted, in order of inference
+    refuted: tuple[Candidate, ...] = ()
+    # nested forcing net: the number of facts of the inner net that refuted each of
+    # ``refuted`` (SE counts nested chains in a chain's size)
+    inner_sizes: tuple[int, ...] = ()
+    # trial: the guesses the search from the assumed candidate made (0: singles sufficed)
+    guesses: int = 0
 
     @property
     def text(self) -> str:
         """One line of plain English explaining the step."""
         return technique(self.technique).describe(self)
+
+    @property
+    def words(self) -> str | None:
+        """A chain's walk in plain words for a casual player (:mod:`solver.words`); None
+        for the other techniques, whose text is already plain."""
+        walk = technique(self.technique).words
+        return walk(self) if walk is not None else None
+
+    def marked_cells(self, role: Role) -> tuple[int, ...]:
+        """The cells marked ``role``, in order (every group of that role)."""
+        return tuple(c for r, cells in self.marked if r == role for c in cells)
+
+    def all_marked(self) -> tuple[int, ...]:
+        """Every marked cell, in order, each once."""
+        return tuple(dict.fromkeys(c for _r, cells in self.marked for c in cells))
 
     def apply(self, grid: Grid) -> None:
         for cell, digit in self.placements:
@@ -67,23 +142,38 @@ class Step:
         from .techniques import TECHNIQUES
 
         tech = TECHNIQUES[self.technique]
+        marked: dict[str, list[str]] = {}
+        for role, cells in self.marked:
+            if cells:
+                marked.setdefault(role.value, []).extend(cell_name(c) for c in cells)
         # The evidence too, by name, so any front end can draw the step.
-        return {
+        out: dict[str, object] = {
             "technique": tech.id,
             "name": tech.name,
             "code": tech.code,
             "placements": self.placement_strings(),
             "eliminations": self.elimination_strings(),
             "text": self.text,
+            **({"words": words} if (words := self.words) is not None else {}),
             "cells": [cell_name(c) for c in self.cells],
             "houses": [house_name(h) for h in self.houses],
             "digits": list(self.digits),
-            "extra": [cell_name(c) for c in self.extra],
+            "marked": marked,
             "chain": [
                 {"cells": [cell_name(c) for c in cells], "digit": digit, "on": on}
                 for cells, digit, on in self.chain
             ],
         }
+        # the non-cell evidence, only where the technique has it
+        if self.branch_lengths:
+            out["branch_lengths"] = list(self.branch_lengths)
+        if self.refuted:
+            out["refuted"] = [elimination_string(c, d) for c, d in self.refuted]
+        if self.inner_sizes:
+            out["inner_sizes"] = list(self.inner_sizes)
+        if self.guesses:
+            out["guesses"] = self.guesses
+        return out
 
 
 def cells_text(cells: Iterable[int]) -> str:

@@ -12,6 +12,7 @@ from solver.grid import cell_name
 from solver.parse import parse_state, read_puzzle_file
 from solver.reglib import run_case
 from solver.search import solutions
+from solver.steps import Role
 from solver.techniques import BY_HODOKU, TECHNIQUES
 from solver.techniques.als import als_groups, als_index
 
@@ -126,7 +127,7 @@ def test_als_chain_example() -> None:
 def test_death_blossom_example() -> None:
     step = next(TECHNIQUES["death-blossom"].find(_state(DB_CASE)))
     assert step.eliminations == ((50, 9),)
-    assert step.extra == (68,) and step.digits == (1, 4, 5)
+    assert step.marked_cells(Role.STEM) == (68,) and step.digits == (1, 4, 5)
     assert step.text == (
         "Death Blossom: stem r8c6 {145} with one petal per candidate (1: r2c6 {19}; "
         "4: r4c4, r4c6 {459}; 5: r6c2, r8c2 {569}); whatever the stem holds, that petal "

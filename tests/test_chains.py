@@ -12,8 +12,9 @@ from solver.parse import parse_candidate_list, parse_state, read_puzzle_file
 from solver.reglib import run_case
 from solver.search import solutions
 from solver.steps import Step
-from solver.techniques import ORDER, TECHNIQUES, loops
-from solver.techniques.loops import eureka, node_name
+from solver.techniques import ORDER, TECHNIQUES
+from solver.techniques.chains import loops
+from solver.techniques.chains.loops import eureka, node_name
 
 from .checks import assert_step_sound
 

@@ -13,11 +13,11 @@ from solver.grid import BIT
 from solver.parse import parse_candidate_list, parse_state, read_puzzle_file
 from solver.reglib import run_case, run_file
 from solver.search import solutions
-from solver.steps import Step
+from solver.steps import Role, Step, mark
 from solver.techniques import BY_HODOKU, TECHNIQUES
 from solver.techniques.fish.franken import describe_franken_fish, find_franken_fish
 
-from .checks import assert_step_sound
+from .checks import assert_step_sound, matches_schema
 
 OUR_CODES = {
     "0310": "finned-x-wing",
@@ -84,7 +84,7 @@ def test_finned_x_wing_hand_made() -> None:
         cells=(1, 7, 37, 43),
         houses=(0, 4, 10, 16),
         digits=(1,),
-        extra=(8,),
+        marked=mark((Role.FIN, (8,))),
     )
     assert step.text == (
         "Finned X-Wing on 1: in rows 1, 5 it lies only in columns 2, 8 apart from the fin "
@@ -93,11 +93,23 @@ def test_finned_x_wing_hand_made() -> None:
     )
 
 
+def test_finned_fish_json_names_its_fins() -> None:
+    """The JSON carries the fins by role, and the schema accepts the step."""
+    grid = only(1, "r1c2 r1c8 r1c9 r5c2 r5c8 r2c8 r2c4 r3c8 r3c5 r7c2 r7c6 r8c8 r8c1")
+    (step,) = TECHNIQUES["finned-x-wing"].find(grid)
+    data = step.to_dict()
+    assert data["marked"] == {"fins": ["r1c9"]}
+    assert data["cells"] == ["r1c2", "r1c8", "r5c2", "r5c8"]
+    assert "extra" not in data and "branch_lengths" not in data and "guesses" not in data
+    matches_schema(data, "step")
+    assert step.all_marked() == (8,)
+
+
 def test_sashimi_x_wing_hand_made() -> None:
     grid = only(1, "r1c1 r1c8 r5c2 r5c8 r2c2 r2c6 r8c2 r8c4 r9c8 r9c5")
     (step,) = TECHNIQUES["sashimi-x-wing"].find(grid)
     assert step.eliminations == ((10, 1),)
-    assert step.extra == (0,) and step.houses == (0, 4, 10, 16)
+    assert step.marked_cells(Role.FIN) == (0,) and step.houses == (0, 4, 10, 16)
     assert step.text == (
         "Sashimi X-Wing on 1: in rows 1, 5 it lies only in columns 2, 8 apart from the fin "
         "r1c1 in box 1; either the X-Wing holds or a fin is 1, so the cover cells of box 1 "
@@ -109,7 +121,7 @@ def test_finned_swordfish_hand_made() -> None:
     grid = only(2, "r1c1 r1c5 r2c5 r2c9 r2c7 r6c1 r6c9 r3c9 r3c4 r8c1 r8c3")
     (step,) = TECHNIQUES["finned-swordfish"].find(grid)
     assert step.eliminations == ((26, 2),)
-    assert step.houses == (0, 1, 5, 9, 13, 17) and step.extra == (15,)
+    assert step.houses == (0, 1, 5, 9, 13, 17) and step.marked_cells(Role.FIN) == (15,)
     assert step.text.startswith(
         "Finned Swordfish on 2: in rows 1, 2, 6 it lies only in columns 1, 5, 9 apart from "
         "the fin r2c7 in box 3;"
@@ -181,7 +193,7 @@ def test_library_examples_text(puzzles_dir: Path, line_no: int, code: str, text:
 def test_siamese_combines_two_fish(puzzles_dir: Path) -> None:
     _, step = library_step(puzzles_dir, 366)
     assert step.houses == (0, 3, 7, 9, 16, 17, 10, 16, 17)  # base, then both cover sets
-    assert step.extra == (1, 27)  # the fins of both fish
+    assert step.marked_cells(Role.FIN) == (1, 27)  # the fins of both fish
 
 
 def test_dual_two_string_kite_hand_made() -> None:
@@ -193,7 +205,7 @@ def test_dual_two_string_kite_hand_made() -> None:
         cells=(6, 45, 13, 37),
         houses=(0, 9, 1, 10),
         digits=(3, 3),
-        extra=(1, 9),
+        marked=mark((Role.END, (1, 9))),
     )
     assert steps[0].text == (
         "Dual 2-String Kite on 3: two kites meet in r1c2 and r2c1 (box 1); r1c7 or r6c1 is 3, "

@@ -14,7 +14,7 @@ from solver.reglib import run_case, run_file
 from solver.search import solutions
 from solver.steps import Step
 from solver.techniques import TECHNIQUES
-from solver.techniques.forcing import (
+from solver.techniques.last_resort.forcing import (
     find_forcing_chain_contradiction,
     find_forcing_chain_verity,
     find_forcing_net_contradiction,
@@ -122,7 +122,7 @@ def test_forcing_chain_contradiction() -> None:
         "so r1c6 <> 9"
     )
     # The chain: three branches, each from the premise, one-parent inferences only.
-    assert step.extra == (4, 6, 2)
+    assert step.branch_lengths == (4, 6, 2)
     assert [step.chain[i] for i in (0, 4, 10)] == [((5,), 9, True)] * 3
 
 
@@ -165,11 +165,16 @@ def test_nested_forcing_net() -> None:
     grid = parse_pencilmarks(HARD_1_TRIAL)
     step = _first(find_forcing_net_nested, grid)
     assert step.eliminations == ((49, 4),)
-    # 37 nodes; r3c6=3, r7c5=9 and r1c5=3 refuted by inner nets (their sizes last).
-    assert step.extra[:4] == (37, 23 * 9 + 3 - 1, 58 * 9 + 9 - 1, 4 * 9 + 3 - 1)
-    inner = step.extra[4:]
+    # 37 nodes; r3c6=3, r7c5=9 and r1c5=3 refuted by inner nets, each with its size.
+    assert step.branch_lengths == (37,)
+    assert step.refuted == ((23, 3), (58, 9), (4, 3))
+    inner = step.inner_sizes
     assert len(inner) == 3 and all(n >= 2 for n in inner)
     assert chain_length(step) == len(step.chain) + sum(inner)
+    data = step.to_dict()  # the JSON names the same evidence
+    assert data["branch_lengths"] == [37] and data["marked"] == {}
+    assert data["refuted"] == ["r3c6<>3", "r7c5<>9", "r1c5<>3"]
+    assert data["inner_sizes"] == list(inner)
     assert step.text == (
         "Nested forcing net: if r6c5=4, singles and locked candidates show it forces r3c7=3, "
         "r6c1=3, r6c7=8, r7c2=3, r9c8=8, r7c5=1, r9c5=9, r1c5=5, r8c5=3, r8c6=5 (using 26 "
@@ -249,10 +254,10 @@ TOP95_9_CLASH = (
 def test_chain_graph_matches_following_every_premise() -> None:
     """The one-parent inference graph says which chain premises clash and, for the
     others, which facts they reach, exactly as following each premise does."""
-    from solver.techniques.forcing.facts import fact_cell, fact_digit, fact_on
-    from solver.techniques.forcing.finders import _premises
-    from solver.techniques.forcing.graph import _Closure
-    from solver.techniques.forcing.propagation import _Propagator
+    from solver.techniques.last_resort.forcing.facts import fact_cell, fact_digit, fact_on
+    from solver.techniques.last_resort.forcing.finders import _premises
+    from solver.techniques.last_resort.forcing.graph import _Closure
+    from solver.techniques.last_resort.forcing.propagation import _Propagator
 
     clashing = 0
     for text in (TOP1465_1_CHAIN, TOP1465_1_NET, TOP95_9_CLASH):
@@ -271,7 +276,7 @@ def test_chain_graph_matches_following_every_premise() -> None:
 
 
 def test_tarjan_scc_components_sinks_first() -> None:
-    from solver.techniques.forcing.graph import tarjan_scc
+    from solver.techniques.last_resort.forcing.graph import tarjan_scc
 
     # 0 -> 1 -> 2 -> 0 (a cycle), 2 -> 3, 4 -> 3, 3 alone; 5 isolated.
     succ = [[1], [2], [0, 3], [], [3], []]
@@ -284,7 +289,7 @@ def test_tarjan_scc_components_sinks_first() -> None:
 
 def test_fact_and_parent_codes_round_trip() -> None:
     from solver.grid import HOUSES
-    from solver.techniques.forcing.facts import (
+    from solver.techniques.last_resort.forcing.facts import (
         CELL_WHY,
         HOUSE_WHY,
         MULTI,

@@ -19,7 +19,7 @@ from solver.parse import parse_candidate_list, parse_state, read_puzzle_file
 from solver.reglib import run_case
 from solver.search import solutions
 from solver.solve import next_step
-from solver.steps import Step
+from solver.steps import Role, Step
 from solver.techniques import ALL_TECHNIQUES, BY_HODOKU, ORDER, TECHNIQUES
 from solver.techniques.fish.franken import describe_franken_fish, find_franken_fish
 from solver.techniques.fish.mutant import describe_mutant_fish, find_mutant_fish
@@ -143,7 +143,7 @@ def test_franken_x_wing_hand_made() -> None:
     step = next(s for s in steps if s.houses == (0, 22, 9, 13))
     assert step.eliminations == ((54, 1), (67, 1))
     assert step.cells == (0, 4, 31, 49)
-    assert step.extra == ()
+    assert step.marked == ()
     assert step.text == (
         "Franken X-Wing on 1: every 1 of row 1, box 5 lies in column 1, column 5; each of "
         "those houses takes one of them, so r7c1, r8c5 <> 1"
@@ -160,7 +160,7 @@ def test_finned_franken_x_wing_hand_made() -> None:
     steps = list(TECHNIQUES["finned-franken-x-wing"].find(grid))
     step = next(s for s in steps if s.houses == (0, 22, 9, 13))
     assert step.eliminations == ((9, 1),)
-    assert step.extra == (1,)
+    assert step.marked_cells(Role.FIN) == (1,)
     assert step.text == (
         "Finned Franken X-Wing on 1: every 1 of row 1, box 5 lies in column 1, column 5 "
         "apart from the fin r1c2; either the fish holds or r1c2 is 1, so cells that also "
@@ -188,14 +188,18 @@ def test_franken_swordfish_library_step_and_text(puzzles_dir: Path) -> None:
 def test_finned_franken_swordfish_library_step_and_text(puzzles_dir: Path) -> None:
     step = library_step(puzzles_dir, 411, "finned-franken-swordfish")
     assert step.houses == (11, 16, 25, 1, 3, 8)
-    assert step.extra == (67,)
+    assert step.marked_cells(Role.FIN) == (67,)
     assert step.text == (
         "Finned Franken Swordfish on 5: every 5 of column 3, column 8, box 8 lies in row 2, "
         "row 4, row 9 apart from the fin r8c5; either the fish holds or r8c5 is 5, so cells "
         "that also see r8c5 lose it: r2c5, r4c5 <> 5"
     )
     two_fins = only(1, "r1c1 r1c2 r1c5 r4c5 r6c5 r2c1 r8c5 r7c1")
-    step = next(s for s in TECHNIQUES["finned-franken-x-wing"].find(two_fins) if len(s.extra) == 2)
+    step = next(
+        s
+        for s in TECHNIQUES["finned-franken-x-wing"].find(two_fins)
+        if len(s.marked_cells(Role.FIN)) == 2
+    )
     assert "apart from the fins " in step.text and "one of the fins is 1" in step.text
 
 
@@ -205,7 +209,7 @@ def test_mutant_x_wing_hand_made() -> None:
     grid = alone(1, "r1c1 r1c2 r5c9 r6c9 r2c3 r4c8")
     (step,) = [s for s in TECHNIQUES["mutant-x-wing"].find(grid) if s.houses == (0, 17, 18, 23)]
     assert step.eliminations == ((11, 1), (34, 1))
-    assert step.cells == (0, 1, 44, 53) and step.extra == ()
+    assert step.cells == (0, 1, 44, 53) and step.marked == ()
     assert step.text == (
         "Mutant X-Wing on 1: every 1 of row 1, column 9 lies in box 1, box 6; each of those "
         "houses takes one of them, so r2c3, r4c8 <> 1"
@@ -221,7 +225,7 @@ def test_finned_mutant_x_wing_hand_made() -> None:
     steps = list(TECHNIQUES["finned-mutant-x-wing"].find(grid))
     (step,) = [s for s in steps if s.houses == (0, 17, 18, 23)]
     assert step.eliminations == ((11, 1),)
-    assert step.extra == (17,)
+    assert step.marked_cells(Role.FIN) == (17,)
     assert step.text == (
         "Finned Mutant X-Wing on 1: every 1 of row 1, column 9 lies in box 1, box 6 apart "
         "from the fin r2c9; either the fish holds or r2c9 is 1, so cells that also see r2c9 "
@@ -286,7 +290,7 @@ def test_library_step_and_text(
 ) -> None:
     """HoDoKu's own fish (the same base, cover and fins), told in words."""
     step = library_step(puzzles_dir, line_no, tech)
-    assert step.houses == houses and step.extra == fins
+    assert step.houses == houses and step.marked_cells(Role.FIN) == fins
     assert step.text == text
 
 

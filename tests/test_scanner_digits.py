@@ -22,6 +22,7 @@ from scanner.digits import (
 )
 from scanner.digits import tesseract as tess
 from scanner.digits.cnn import WEIGHTS, CnnEngine, WeightsError
+from scanner.errors import MissingDependencyError
 from scanner.reading import (
     CONFIDENT,
     RIVAL_ODDS,
@@ -30,7 +31,7 @@ from scanner.reading import (
     orientation_score,
     revise,
 )
-from solver.errors import BadArgsError, MissingDependencyError, SudokuScanError
+from solver.errors import BadArgsError, SudokuScanError
 from solver.grid import cell_name
 from solver.search import solutions
 

@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from PIL import Image, ImageOps
 
 from scanner.cells import extract_cells
+from scanner.errors import NoGridError
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid, order_corners, rotated_lattice
 from scanner.truth import read_outlines
-from solver.errors import InputFileError, NoGridError
+from solver.errors import InputFileError
 from tests.synth import STRESS_STYLES, render_puzzle_photo, render_stress_page
 
 GIVENS = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"

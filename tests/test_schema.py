@@ -15,6 +15,7 @@ from pipeline.batch.page import FIELDS
 from pipeline.cli import main
 from solver.errors import Status
 from solver.generate import generate
+from solver.steps import Role
 
 from .checks import matches_schema
 from .synth import render_puzzle_photo
@@ -44,6 +45,8 @@ def test_the_schema_lists_the_code_s_statuses_and_batch_fields() -> None:
         for part in [sub, *sub.get("allOf", [])]:
             status = part.get("properties", {}).get("status", {})
             assert set(status.get("enum", [])) <= set(Status), name
+    marked = schema["$defs"]["step"]["properties"]["marked"]["properties"]
+    assert list(marked) == [r.value for r in Role]  # a step's roles, named as the code does
 
 
 def test_read_and_solve_match(photo: Path, tmp_path: Path) -> None:

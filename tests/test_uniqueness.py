@@ -15,7 +15,7 @@ from solver.generate import generate
 from solver.parse import parse_state, read_puzzle_file
 from solver.reglib import run_file
 from solver.search import solutions
-from solver.steps import Step
+from solver.steps import Role, Step, mark
 
 from .checks import assert_step_sound
 
@@ -60,7 +60,7 @@ EXAMPLES = [
             eliminations=((15, 2), (15, 3)),
             cells=(15, 17, 78, 80),
             digits=(2, 3),
-            extra=(15,),
+            marked=mark((Role.CORNER, (15,))),
         ),
         "Unique Rectangle Type 1: 2/3 in r2c7, r2c9, r9c7, r9c9; three corners hold only 2 "
         "and 3, so r2c7 taking either would make a deadly pattern (two solutions): "
@@ -74,7 +74,7 @@ EXAMPLES = [
             eliminations=((0, 7), (2, 7), (10, 7), (11, 7), (21, 7), (26, 7)),
             cells=(18, 19, 72, 73),
             digits=(3, 4, 7),
-            extra=(18, 19),
+            marked=mark((Role.CORNER, (18, 19))),
         ),
         "Unique Rectangle Type 2: 3/4 in r3c1, r3c2, r9c1, r9c2; to avoid a deadly pattern "
         "(two solutions) one of r3c1, r3c2 must be 7, so every cell seeing them all loses "
@@ -89,7 +89,7 @@ EXAMPLES = [
             cells=(15, 16, 78, 79),
             houses=(8,),
             digits=(1, 5, 3, 6, 8, 9),
-            extra=(78, 79, 74, 75, 80),
+            marked=mark((Role.CORNER, (78, 79)), (Role.SUBSET, (74, 75, 80))),
         ),
         "Unique Rectangle Type 3: 1/5 in r2c7, r2c8, r9c7, r9c8; to avoid a deadly pattern "
         "(two solutions) r9c7 or r9c8 holds a digit other than 1 and 5; with r9c3, r9c4, "
@@ -104,7 +104,7 @@ EXAMPLES = [
             cells=(28, 33, 46, 51),
             houses=(3,),
             digits=(8, 4),
-            extra=(28, 33),
+            marked=mark((Role.CORNER, (28, 33))),
         ),
         "Unique Rectangle Type 4: 4/8 in r4c2, r4c7, r6c2, r6c7; 8 can only go in r4c2 or "
         "r4c7 within row 4, so one of them is 8 and neither may be 4, which would make a "
@@ -118,7 +118,7 @@ EXAMPLES = [
             eliminations=((34, 4),),
             cells=(52, 53, 61, 62),
             digits=(2, 6, 4),
-            extra=(52, 53, 61),
+            marked=mark((Role.CORNER, (52, 53, 61))),
         ),
         "Unique Rectangle Type 5: 2/6 in r6c8, r6c9, r7c8, r7c9; to avoid a deadly pattern "
         "(two solutions) one of r6c8, r6c9, r7c8 must be 4, so every cell seeing them all "
@@ -133,7 +133,7 @@ EXAMPLES = [
             cells=(58, 60, 67, 69),
             houses=(6, 7, 13, 15),
             digits=(6, 7),
-            extra=(58, 69),
+            marked=mark((Role.CORNER, (58, 69))),
         ),
         "Unique Rectangle Type 6: 6/7 in r7c5, r7c7, r8c5, r8c7; 6 lies in rows 7, 8 and "
         "columns 5, 7 only on the corners (an X-Wing), so if r7c5 and r8c7 were 6 the other "
@@ -148,7 +148,7 @@ EXAMPLES = [
             cells=(58, 60, 76, 78),
             houses=(8, 13),
             digits=(5, 9),
-            extra=(60, 76),
+            marked=mark((Role.ANCHOR, (60,)), (Role.CORNER, (76,))),
         ),
         "Hidden Rectangle: 5/9 in r7c5, r7c7, r9c5, r9c7; r7c7 holds only these, and 5 "
         "appears in row 9 and column 5 only inside the rectangle, so r9c5=9 would force a "
@@ -162,7 +162,7 @@ EXAMPLES = [
             eliminations=((42, 2),),
             cells=(29, 33, 38, 42),
             digits=(2, 5),
-            extra=(42,),
+            marked=mark((Role.CORNER, (42,))),
         ),
         "Avoidable Rectangle Type 1: r4c3=2, r4c7=5, r5c3=5 were solved, not given; r5c7=2 "
         "would complete a rectangle of 2 and 5 that could be swapped (two solutions): "
@@ -176,7 +176,7 @@ EXAMPLES = [
             eliminations=((29, 9), (55, 9), (64, 9)),
             cells=(56, 60, 65, 69),
             digits=(7, 3, 9),
-            extra=(56, 65),
+            marked=mark((Role.CORNER, (56, 65))),
         ),
         "Avoidable Rectangle Type 2: r7c7=3, r8c7=7 were solved, not given; r7c3 (7/9) and "
         "r8c3 (3/9) would complete a swappable rectangle of 3 and 7 unless one is 9, so "

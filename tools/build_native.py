@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 BUILD_DIR = ROOT / "build" / "native"
 LOG = BUILD_DIR / "build.log"
 # Not worth compiling: run once per puzzle or not in the solve at all.
-COLD = ("errors.py", "parse.py", "reglib.py", "generate.py", "check.py", "registry.py")
+COLD = ("errors.py", "parse.py", "reglib.py", "generate.py", "check.py", "registry.py", "words.py")
 GROUP = "solver._native"  # the shared library lands inside the package, not at top level
 
 

@@ -45,9 +45,29 @@ SINGLES = ("full-house", "hidden-single", "naked-single")
 SLOW = ("mutant-jellyfish", "finned-mutant-squirmbag", "finned-mutant-whale")
 
 
+def flat_evidence(step: Step) -> list[int]:
+    """The secondary evidence as one list of ints, as the former ``Step.extra`` held it.
+
+    Steps carried their secondary evidence in one positional ``extra`` tuple until it was
+    split into role-tagged ``marked`` cells and named fields. Producers store the groups in
+    the order they used to concatenate them, so this flattening (the marked cells in stored
+    order, then ``branch_lengths``, ``refuted`` as ``cell * 9 + digit - 1``,
+    ``inner_sizes`` and a trial's ``guesses``) equals the old ``extra``, and fingerprints
+    recorded before the split still compare. A trial always recorded ``(guesses,)``, 0
+    included, so it is kept by technique, not by value.
+    """
+    out = [c for _role, cells in step.marked for c in cells]
+    out += step.branch_lengths
+    out += [cell * 9 + digit - 1 for cell, digit in step.refuted]
+    out += step.inner_sizes
+    if step.technique == "trial":
+        out.append(step.guesses)
+    return out
+
+
 def step_record(step: Step) -> list[object]:
     return [step.technique, sorted(step.placements), sorted(step.eliminations),
-            list(step.cells), list(step.houses), list(step.digits), list(step.extra),
+            list(step.cells), list(step.houses), list(step.digits), flat_evidence(step),
             [[list(cells), digit, on] for cells, digit, on in step.chain],
             step.text]  # fmt: skip
 

@@ -52,7 +52,8 @@ from pipeline.batch.results import (
     read_results,
     write_results,
 )
-from solver.errors import BadArgsError, ExitCode, OutputError, describe_os_error
+from pipeline.errors import OutputError
+from solver.errors import BadArgsError, ExitCode, describe_os_error
 
 __all__ = [
     "ERROR", "FIELDS", "FORMATS", "LOCK", "NO_GRID", "PAGE_SUFFIXES", "RESULTS",

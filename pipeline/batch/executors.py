@@ -9,7 +9,8 @@ from typing import Any, Protocol
 from pipeline.batch.page import BatchOptions, PageOutcome, page_record, process_page
 from pipeline.batch.plan import PageTask
 from pipeline.batch.workers import WorkerLost, WorkerPool
-from solver.errors import BadArgsError, MissingDependencyError
+from scanner.errors import MissingDependencyError
+from solver.errors import BadArgsError
 
 
 class Executor(Protocol):

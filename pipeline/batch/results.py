@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TextIO
 
 from overlay.files import write_atomic
-from solver.errors import OutputError, describe_os_error
+from pipeline.errors import OutputError
+from solver.errors import describe_os_error
 
 RESULTS = "results.jsonl"
 SUMMARY = "summary.csv"

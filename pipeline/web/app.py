@@ -48,16 +48,8 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from solver.errors import (
-    BadArgsError,
-    ImageTooLargeError,
-    InputFileError,
-    InvalidPuzzleError,
-    NoGridError,
-    Status,
-    SudokuScanError,
-    UnreadableGridError,
-)
+from scanner.errors import ImageTooLargeError, NoGridError, UnreadableGridError
+from solver.errors import BadArgsError, InputFileError, InvalidPuzzleError, Status, SudokuScanError
 
 from . import jobs
 

@@ -29,16 +29,11 @@ from overlay.hint import draw_hint
 from overlay.report import write_report
 from pipeline.stages import photo_bgr, write_image
 from scanner.api import read_photo
+from scanner.errors import UnreadableGridError
 from scanner.geometry import GridGeometry
 from solver import solve
 from solver.check import check_entries, position_hint
-from solver.errors import (
-    BadArgsError,
-    InvalidPuzzleError,
-    Status,
-    SudokuScanError,
-    UnreadableGridError,
-)
+from solver.errors import BadArgsError, InvalidPuzzleError, Status, SudokuScanError
 from solver.hints import HintLevel
 from solver.solve import MULTIPLE, NO_SOLUTION, SOLVED, STUCK, SolveResult
 

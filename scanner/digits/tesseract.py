@@ -17,8 +17,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from solver.errors import MissingDependencyError
-
+from ..errors import MissingDependencyError
 from .base import N_COLUMNS, DigitEngineError
 from .preprocess import CELL, centred, has_ink, ink_maps
 

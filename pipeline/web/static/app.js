@@ -475,7 +475,7 @@
     const steps = state.solve.steps, s = steps[k];
     state.step = k;
     els.stepLabel.textContent = `Step ${k + 1} of ${steps.length}`;
-    els.resultText.textContent = s.text || s.name || '';
+    els.resultText.textContent = (s.text || s.name || '') + (s.words ? `\n\nIn words: ${s.words}` : '');
     updateControls();
     const q = new URLSearchParams({ givens: state.solveGivens, entries: state.solveEntries });
     await loadImage(`/api/steps/${encodeURIComponent(state.id)}/${k}.png?${q}`, `sudoku-step-${k + 1}.png`);

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from ...grid import ALL_CELLS, ALL_DIGITS, DIGITS_IN, HALF_BITS, Grid, cells_of_bits, common_peers
-from ...steps import Step
+from ...steps import Role, Step, mark
 from .evidence import als_step, new_result
 from .sets import Als, als_index
 
@@ -29,7 +29,7 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
     sees the stem. Whatever the stem holds, one petal is locked, so a digit z common to
     all petals (not a stem candidate) leaves cells seeing every z of every petal.
 
-    Evidence: ``extra=(stem,)``; the petals in ``chain`` in the order of the stem digits,
+    Evidence: ``Role.STEM`` the stem; the petals in ``chain`` in the order of the stem digits,
     each linked by the stem digit it answers.
     """
     cands, values = grid.candidates, grid.values
@@ -65,7 +65,7 @@ def find_death_blossom(grid: Grid) -> Iterator[Step]:
                         cells=(stem, *step.cells),
                         houses=step.houses,
                         digits=digits,
-                        extra=(stem,),
+                        marked=mark((Role.STEM, (stem,))),
                         chain=step.chain,
                     )
             if budget[0] <= 0:

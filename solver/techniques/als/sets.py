@@ -2,7 +2,7 @@
 
 ``als_index`` collects every ALS of a pencil-mark state (up to ``MAX_ALS_CELLS`` cells)
 and the RCs of every pair, once per state (cached); ``small_alses`` the sets of a few
-cells that chains use as nodes (``solver.techniques.loops``). Sets are bitmasks: an
+cells that chains use as nodes (``solver.techniques.chains.loops``). Sets are bitmasks: an
 81-bit cell set, a digit mask (bit ``d - 1`` for digit ``d``) and per-digit cell sets.
 
 The packed ints, in the style of HoDoKu's ``Chain.java`` node-layout table:
@@ -65,7 +65,7 @@ from ...grid import (
     cells_of_bits,
     common_peers,
 )
-from ..statecache import digit_patterns, last_state
+from ...statecache import digit_patterns, last_state
 
 MAX_ALS_CELLS: Final = 8  # HoDoKu's bound: an ALS of 9 cells would be a whole house
 

@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Final
 
 from ...grid import DIGITS_IN, HOUSES, POPCOUNT, Grid, house_name
-from ...steps import Step, cells_text, eliminations_text
+from ...steps import Role, Step, cells_text, eliminations_text, mark
 
 MAX_SET_CELLS: Final = 5  # cells in S or in T: larger sets make no lesson and cost time
 
@@ -59,9 +59,9 @@ def _cells(pool: list[int], s: int) -> list[int]:
 
 
 def find_sue_de_coq(grid: Grid) -> Iterator[Step]:
-    """Evidence: ``cells`` the intersection cells C, ``extra`` the line set S then the box
-    set T, ``houses=(line, box)``, ``digits`` V, ``chain`` one node per digit of each of
-    C, S and T (``on`` False), as for the ALS techniques.
+    """Evidence: ``cells`` the intersection cells C, ``Role.LINE_SET`` the line set S,
+    ``Role.BOX_SET`` the box set T, ``houses=(line, box)``, ``digits`` V, ``chain`` one
+    node per digit of each of C, S and T (``on`` False), as for the ALS techniques.
     """
     values, cands = grid.values, grid.candidates
     reported: set[frozenset[tuple[int, int]]] = set()
@@ -150,7 +150,7 @@ def _complete(
                 cells=core,
                 houses=(line, box),
                 digits=DIGITS_IN[v],
-                extra=(*s_cells, *t_cells),
+                marked=mark((Role.LINE_SET, s_cells), (Role.BOX_SET, t_cells)),
                 chain=tuple(
                     (group, d, False)
                     for group, mask in ((core, v), (s_cells, s_mask), (t_cells, t_mask))

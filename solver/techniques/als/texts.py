@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...grid import cell_name
-from ...steps import Step, cells_text, eliminations_text
+from ...steps import Role, Step, cells_text, eliminations_text
 from .evidence import als_groups
 
 
@@ -61,7 +61,7 @@ def describe_als_chain(step: Step) -> str:
 
 
 def describe_death_blossom(step: Step) -> str:
-    stem = step.extra[0]
+    (stem,) = step.marked_cells(Role.STEM)
     petals = "; ".join(
         f"{d}: {_set_text(cells, digits)}"
         for (cells, digits, _), d in zip(als_groups(step), step.digits, strict=True)

@@ -7,15 +7,6 @@ The family's rows: finder, text, rating and codes together (see solver.registry)
 from __future__ import annotations
 
 from ...registry import EST, SE, Family, Level, SerEntry, Technique
-from ..loops import (
-    describe_chain,
-    find_aic,
-    find_continuous_nice_loop,
-    find_discontinuous_nice_loop,
-    find_grouped_aic,
-    find_grouped_continuous_nice_loop,
-    find_grouped_discontinuous_nice_loop,
-)
 from .basic import (
     describe_remote_pair,
     describe_x_chain,
@@ -24,6 +15,17 @@ from .basic import (
     find_x_chain,
     find_xy_chain,
 )
+from .loops import (
+    describe_chain,
+    find_aic,
+    find_continuous_nice_loop,
+    find_discontinuous_nice_loop,
+    find_grouped_aic,
+    find_grouped_continuous_nice_loop,
+    find_grouped_discontinuous_nice_loop,
+)
+from .loops.words import words_chain
+from .words import words_remote_pair, words_x_chain, words_xy_chain
 
 ROWS: tuple[Technique, ...] = (
     Technique(
@@ -37,6 +39,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0703",),
         find=find_remote_pair,
         describe=describe_remote_pair,
+        words=words_remote_pair,
     ),
     Technique(
         id="x-chain",
@@ -49,6 +52,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0701",),
         find=find_x_chain,
         describe=describe_x_chain,
+        words=words_x_chain,
     ),
     Technique(
         id="xy-chain",
@@ -61,6 +65,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0702",),
         find=find_xy_chain,
         describe=describe_xy_chain,
+        words=words_xy_chain,
     ),
     Technique(
         id="continuous-nice-loop",
@@ -73,6 +78,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0706",),
         find=find_continuous_nice_loop,
         describe=describe_chain,
+        words=words_chain,
     ),
     Technique(
         id="discontinuous-nice-loop",
@@ -85,6 +91,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0707",),
         find=find_discontinuous_nice_loop,
         describe=describe_chain,
+        words=words_chain,
     ),
     Technique(
         id="aic",
@@ -97,6 +104,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0708",),
         find=find_aic,
         describe=describe_chain,
+        words=words_chain,
     ),
     Technique(
         id="grouped-discontinuous-nice-loop",
@@ -109,6 +117,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0710",),
         find=find_grouped_discontinuous_nice_loop,
         describe=describe_chain,
+        words=words_chain,
     ),
     Technique(
         id="grouped-continuous-nice-loop",
@@ -121,6 +130,7 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0709",),
         find=find_grouped_continuous_nice_loop,
         describe=describe_chain,
+        words=words_chain,
     ),
     Technique(
         id="grouped-aic",
@@ -133,5 +143,6 @@ ROWS: tuple[Technique, ...] = (
         hodoku=("0711",),
         find=find_grouped_aic,
         describe=describe_chain,
+        words=words_chain,
     ),
 )

@@ -8,8 +8,8 @@ from typing import Final
 
 from ...grid import BIT, BOX_OF, POPCOUNT, Grid, cell_name, cells_of_bits, house_name
 from ...registry import Finder
-from ...steps import Candidate, Step, eliminations_text
-from ..statecache import by_digit_pattern, digit_patterns
+from ...statecache import by_digit_pattern, digit_patterns
+from ...steps import Candidate, Role, Step, eliminations_text, mark
 
 FISH_IDS = {2: "x-wing", 3: "swordfish", 4: "jellyfish"}
 FISH_NAMES = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
@@ -269,7 +269,7 @@ def _finned_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]
                     cells=body,
                     houses=base + tuple(cross + i for i in covers),
                     digits=(digit,),
-                    extra=fins,
+                    marked=mark((Role.FIN, fins)),
                 )
             )
         # Siamese: two fish on the same base with different eliminations, one step
@@ -287,7 +287,7 @@ def _finned_on_digit(grid: Grid, digit: int, bits: int, size: int) -> list[Step]
                         + tuple(cross + c for c in first[1])
                         + tuple(cross + c for c in second[1]),
                         digits=(digit,),
-                        extra=tuple(sorted(set(first[4]) | set(second[4]))),
+                        marked=mark((Role.FIN, sorted(set(first[4]) | set(second[4])))),
                     )
                 )
     return found
@@ -297,7 +297,7 @@ def find_finned_fish(size: int, sashimi: bool) -> Finder:
     """Finder of finned (or sashimi) basic fish with ``size`` base lines, Siamese pairs
     included. Evidence: ``cells`` the fish body (base cells that are not fins), ``houses``
     the base lines then the cover lines (a Siamese step lists a second set of cover lines),
-    ``digits=(digit,)``, ``extra`` the fins."""
+    ``digits=(digit,)``, ``Role.FIN`` the fins."""
     wanted = (SASHIMI_IDS if sashimi else FINNED_IDS)[size]
 
     def find(grid: Grid) -> Iterator[Step]:
@@ -316,8 +316,9 @@ def describe_finned_fish(step: Step) -> str:
     name = _FIN_NAMES[step.technique]
     d = step.digits[0]
     base = step.houses[:size]
-    fins = ", ".join(cell_name(c) for c in step.extra)
-    plural = "s" if len(step.extra) > 1 else ""
+    fin_cells = step.marked_cells(Role.FIN)
+    fins = ", ".join(cell_name(c) for c in fin_cells)
+    plural = "s" if len(fin_cells) > 1 else ""
     elims = eliminations_text(step.eliminations)
     if len(step.houses) > 2 * size:
         first, second = step.houses[size : 2 * size], step.houses[2 * size :]
@@ -327,7 +328,7 @@ def describe_finned_fish(step: Step) -> str:
             f"unless its fin is {d}, so cover cells seeing the fins lose it: {elims}"
         )
     cover = step.houses[size:]
-    box = house_name(18 + BOX_OF[step.extra[0]])
+    box = house_name(18 + BOX_OF[fin_cells[0]])
     return (
         f"{name} on {d}: in {_lines_text(base)} it lies only in {_lines_text(cover)} apart "
         f"from the fin{plural} {fins} in {box}; either the {FISH_NAMES[size]} holds or a fin "

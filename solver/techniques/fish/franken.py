@@ -35,8 +35,8 @@ from ...grid import (
     house_name,
 )
 from ...registry import Finder
-from ...steps import Step, eliminations_text
-from ..statecache import by_digit_pattern, digit_patterns, last_state
+from ...statecache import by_digit_pattern, digit_patterns, last_state
+from ...steps import Role, Step, eliminations_text, mark
 
 # Fins allowed per size: HoDoKu allows five, but each fin multiplies the search and
 # every library case needs at most two (X-Wing, Jellyfish) or one (Swordfish).
@@ -201,14 +201,26 @@ _COVER_MASK: Final = (_cover_masks(0), _cover_masks(1))
 _CROSS_OF: Final = (tuple(9 + c % 9 for c in range(81)), tuple(c // 9 for c in range(81)))
 
 
+# The 27-bit base pattern is three cross groups of _CROSS_BITS (below); the 9-bit box
+# flag set three groups of _FLAGS_BITS. A table index of _MIN_COVERS and _SAVERS packs one
+# group: bits 0-8 its pattern bits, bits 9-11 its box flags.
+_CROSS_BITS: Final = 9
+_CROSS_MASK: Final = (1 << _CROSS_BITS) - 1
+_FLAGS_BITS: Final = 3
+_FLAGS_MASK: Final = (1 << _FLAGS_BITS) - 1
+# A sub-block's cross mask: which of its three cross lines its base cells meet.
+_SUB_BLOCK_BITS: Final = 3
+_SUB_BLOCK_MASK: Final = (1 << _SUB_BLOCK_BITS) - 1
+
+
 def _min_covers_table() -> tuple[int, ...]:
     """Fewest covers for the base cells of one stack (rows orientation; bands when
     columns are the lines): index = three 3-bit cross masks, one per sub-block, plus three
     flags for sub-blocks whose box is in the base (its cells need their cross lines)."""
     table = []
-    for index in range(1 << 12):
-        masks = [(index >> (3 * s)) & 7 for s in range(3)]
-        flags = index >> 9
+    for index in range(1 << (_CROSS_BITS + _FLAGS_BITS)):
+        masks = [(index >> (_SUB_BLOCK_BITS * s)) & _SUB_BLOCK_MASK for s in range(3)]
+        flags = index >> _CROSS_BITS
         best = 99
         for boxes in range(8):
             if any(boxes >> s & 1 and (not masks[s] or flags >> s & 1) for s in range(3)):
@@ -223,13 +235,6 @@ def _min_covers_table() -> tuple[int, ...]:
 
 
 _MIN_COVERS: Final = _min_covers_table()
-# The 27-bit base pattern is three cross groups of _CROSS_BITS (below); the 9-bit box
-# flag set three groups of _FLAGS_BITS. A table index of _MIN_COVERS and _SAVERS packs one
-# group: bits 0-8 its pattern bits, bits 9-11 its box flags.
-_CROSS_BITS: Final = 9
-_CROSS_MASK: Final = (1 << _CROSS_BITS) - 1
-_FLAGS_BITS: Final = 3
-_FLAGS_MASK: Final = (1 << _FLAGS_BITS) - 1
 # Per orientation (0: rows are lines, 1: columns), where a cell goes in a 27-bit base
 # pattern: 9 bits per cross group (stack, or band), 3 per sub-block, 1 per cross line.
 _PATTERN_BIT: Final = tuple(
@@ -466,7 +471,7 @@ def _step(
         cells=tuple(cells_of_bits(base_bits & ~fins & ~endo)),
         houses=base + covers,
         digits=(digit,),
-        extra=tuple(cells_of_bits(fins | endo)),
+        marked=mark((Role.FIN, cells_of_bits(fins | endo))),
     )
 
 
@@ -480,7 +485,7 @@ def find_franken_fish(size: int, finned: bool) -> Finder:
     """Finder of (finned) Franken fish with ``size`` base houses, Siamese pairs included.
     Evidence: ``cells`` the base candidates that are not fins, ``houses`` the base houses
     then the cover houses (a Siamese step lists two cover sets), ``digits=(digit,)``,
-    ``extra`` the fins (endo fins included)."""
+    ``Role.FIN`` the fins (endo fins included)."""
     return one_kind_finder(_cached, size, (FINNED_FRANKEN_IDS if finned else FRANKEN_IDS)[size])
 
 
@@ -513,17 +518,18 @@ def describe_fish_text(step: Step, size: int, kind: str) -> str:
     )
     name += kind
     elims = eliminations_text(step.eliminations)
-    if not step.extra:
+    fin_cells = step.marked_cells(Role.FIN)
+    if not fin_cells:
         return (
             f"{name} on {d}: every {d} of {base} lies in {cover}; each of those houses "
             f"takes one of them, so {elims}"
         )
     # an endo fin lies in two base houses: either of them may take the digit there
-    endo = [sum(HOUSE_BITS[h] >> c & 1 for h in step.houses[:size]) > 1 for c in step.extra]
+    endo = [sum(HOUSE_BITS[h] >> c & 1 for h in step.houses[:size]) > 1 for c in fin_cells]
     listed = [cell_name(c) + (" (in two base houses)" if e else "") for c, e in zip(
-        step.extra, endo, strict=True)]  # fmt: skip
-    if len(step.extra) == 1:
-        fin = cell_name(step.extra[0])
+        fin_cells, endo, strict=True)]  # fmt: skip
+    if len(fin_cells) == 1:
+        fin = cell_name(fin_cells[0])
         return (
             f"{name} on {d}: every {d} of {base} lies in {cover} apart from the fin "
             f"{listed[0]}; "

@@ -29,8 +29,8 @@ from typing import Final
 
 from ...grid import BOX_OF, HOUSE_BITS, PEER_BITS, Grid, common_peers
 from ...registry import Finder
+from ...statecache import by_digit_pattern, last_state
 from ...steps import Step
-from ..statecache import by_digit_pattern, last_state
 from .franken import _Found, describe_fish_text, fish_steps, one_kind_finder
 
 SIZES = (2, 3, 4, 5, 6)
@@ -154,9 +154,14 @@ def _search(
     extend(0, 0, 0, 0)
 
 
+# House sets as bits (house h at bit h): rows are houses 0-8, columns 9-17, boxes 18-26.
+_ROW_HOUSES: Final = (1 << 9) - 1
+_COLUMN_HOUSES: Final = _ROW_HOUSES << 9
+
+
 def _may_be_mutant(base_mask: int) -> bool:
     """Rows alone (or columns alone) meet only columns and boxes: Franken at most."""
-    return bool(base_mask & ~0x1FF and base_mask & ~(0x1FF << 9))
+    return bool(base_mask & ~_ROW_HOUSES and base_mask & ~_COLUMN_HOUSES)
 
 
 def _covers(
@@ -280,7 +285,7 @@ def find_mutant_fish(size: int, finned: bool) -> Finder:
     """Finder of (finned) Mutant fish with ``size`` base houses, Siamese pairs included.
     Evidence as for Franken fish: ``cells`` the base candidates that are not fins,
     ``houses`` the base houses then the cover houses (a Siamese step lists two cover
-    sets), ``digits=(digit,)``, ``extra`` the fins (endo fins included)."""
+    sets), ``digits=(digit,)``, ``Role.FIN`` the fins (endo fins included)."""
     return one_kind_finder(_cached, size, (FINNED_MUTANT_IDS if finned else MUTANT_IDS)[size])
 
 

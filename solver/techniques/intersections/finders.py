@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...grid import BOX_OF, COL_OF, DIGITS, HOUSE_BITS, ROW_OF, Grid, cells_of_bits, house_name
+from ...statecache import by_digit_pattern, digit_patterns
 from ...steps import Step, cells_text, eliminations_text
-from ..statecache import by_digit_pattern, digit_patterns
 
 
 def _locked(grid: Grid, pointing: bool) -> Iterator[Step]:

@@ -6,7 +6,7 @@ The family's rows: finder, text, rating and codes together (see solver.registry)
 from __future__ import annotations
 
 from ...registry import EST, SE, Family, Level, SerEntry, Technique
-from ..forcing import (
+from .forcing import (
     describe_forcing_contradiction,
     describe_forcing_verity,
     describe_trial,

@@ -24,8 +24,8 @@ from ...grid import (
     cells_of_bits,
     house_name,
 )
-from ...steps import Step, eliminations_text
-from ..statecache import by_digit_pattern, digit_patterns
+from ...statecache import by_digit_pattern, digit_patterns
+from ...steps import Role, Step, eliminations_text, mark
 
 StrongLink = tuple[int, int, int]  # (cell_a, cell_b, house)
 
@@ -83,7 +83,7 @@ def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[_T
     found: list[list[_TwoLinks]] = [[], [], []]
     links = strong_links(grid, digit)
     # per kind, (the lower tip, eliminations) already found: one instance per result
-    seen: list[set[int]] = [set(), set(), set()]
+    seen: list[set[tuple[int, int]]] = [set(), set(), set()]  # (targets, lower tip) done
     for i, (a1, b1, h1) in enumerate(links):
         for a2, b2, h2 in links[i + 1 :]:
             if h1 == h2:
@@ -106,7 +106,7 @@ def _two_links_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[list[_T
                     kite = (
                         crossing and BOX_OF[base1] == BOX_OF[base2] and BOX_OF[tip1] != BOX_OF[tip2]
                     )
-                    key = targets << 7 | min(tip1, tip2)
+                    key = (targets, min(tip1, tip2))
                     for k, accepted in enumerate((sky, kite, True)):
                         if not accepted or key in seen[k]:
                             continue
@@ -151,7 +151,7 @@ def find_empty_rectangle(grid: Grid) -> Iterator[Step]:
     link outside it: the cell where that link's far end meets the cross loses ``d``.
 
     Evidence: ``cells`` the box's candidates, ``houses=(box, link house)``,
-    ``extra=(near end, far end)``.
+    ``Role.END`` the link's near end then far end.
     """
     patterns = digit_patterns(grid)
     for digit in range(1, 10):
@@ -199,7 +199,7 @@ def _empty_rectangle_on_digit(grid: Grid, digit: int, bits: int) -> list[Step]:
                                 cells=tuple(box_cells),
                                 houses=(18 + b, h),
                                 digits=(digit,),
-                                extra=(near, far),
+                                marked=mark((Role.END, (near, far))),
                             )
                         )
     return found
@@ -207,7 +207,7 @@ def _empty_rectangle_on_digit(grid: Grid, digit: int, bits: int) -> list[Step]:
 
 def describe_empty_rectangle(step: Step) -> str:
     box, link = step.houses
-    near, far = step.extra
+    near, far = step.marked_cells(Role.END)
     d = step.digits[0]
     return (
         f"Empty rectangle: in {house_name(box)}, {d} lies on a cross of one row and one column; "
@@ -273,7 +273,7 @@ def _simple_colours(grid: Grid) -> Iterator[Step]:
     """Two-colour a digit's chain of strong links. Trap: a cell seeing both colours loses
     the digit. Wrap: a colour that sees itself is false everywhere.
 
-    Evidence: ``cells`` the colour-0 cells, ``extra`` the colour-1 cells.
+    Evidence: ``cells`` the colour-0 cells, ``Role.OTHER_COLOUR`` the colour-1 cells.
     """
     patterns = digit_patterns(grid)
     for digit in range(1, 10):
@@ -294,7 +294,7 @@ def _simple_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[St
                         eliminations=tuple((c, digit) for c in cells_of_bits(false_side)),
                         cells=tuple(cells_of_bits(side0)),
                         digits=(digit,),
-                        extra=tuple(cells_of_bits(side1)),
+                        marked=mark((Role.OTHER_COLOUR, cells_of_bits(side1))),
                     )
                 )
         trap = _seen_by_any(side0) & _seen_by_any(side1) & digit_bits & ~(side0 | side1)
@@ -305,7 +305,7 @@ def _simple_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[St
                     eliminations=tuple((c, digit) for c in cells_of_bits(trap)),
                     cells=tuple(cells_of_bits(side0)),
                     digits=(digit,),
-                    extra=tuple(cells_of_bits(side1)),
+                    marked=mark((Role.OTHER_COLOUR, cells_of_bits(side1))),
                 )
             )
     return found
@@ -314,7 +314,7 @@ def _simple_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[St
 def describe_simple_colours(step: Step) -> str:
     d = step.digits[0]
     a = ", ".join(cell_name(c) for c in step.cells)
-    b = ", ".join(cell_name(c) for c in step.extra)
+    b = ", ".join(cell_name(c) for c in step.marked_cells(Role.OTHER_COLOUR))
     if step.technique == "simple-colours-wrap":
         return (
             f"Simple colours (wrap): colouring the strong links of {d} as {{{a}}} / {{{b}}}, "
@@ -374,8 +374,9 @@ def find_dual_two_string_kite(grid: Grid) -> Iterator[Step]:
     """Two 2-String Kites through the same two box cells with different eliminations: one
     step. Like HoDoKu, the two kites may be on different digits.
 
-    Evidence: ``cells=(row_tip1, col_tip1, row_tip2, col_tip2)``, ``extra`` the two box
-    cells, ``houses`` the four strong-link lines, ``digits`` the two kites' digits.
+    Evidence: ``cells=(row_tip1, col_tip1, row_tip2, col_tip2)``, ``Role.END`` the two
+    box cells (the links' ends in the box), ``houses`` the four strong-link lines,
+    ``digits`` the two kites' digits.
     """
     patterns = digit_patterns(grid)
     kites = [k for digit in range(1, 10) for k in _kites(grid, digit, patterns[digit])]
@@ -389,13 +390,13 @@ def find_dual_two_string_kite(grid: Grid) -> Iterator[Step]:
                 cells=(k1[2], k1[3], k2[2], k2[3]),
                 houses=(k1[5], k1[6], k2[5], k2[6]),
                 digits=(k1[7], k2[7]),
-                extra=(k1[0], k1[1]),
+                marked=mark((Role.END, (k1[0], k1[1]))),
             )
 
 
 def describe_dual_two_string_kite(step: Step) -> str:
     x1, y1, x2, y2 = step.cells
-    a, b = step.extra
+    a, b = step.marked_cells(Role.END)
     d1, d2 = step.digits
     box = house_name(18 + BOX_OF[a])
     both = f"{d1}" if d1 == d2 else f"{d1} and {d2}"
@@ -457,7 +458,7 @@ def find_dual_empty_rectangle(grid: Grid) -> Iterator[Step]:
     """Two Empty Rectangles in the same box with different targets: one step.
 
     Evidence: ``cells`` the box's candidates, ``houses=(box, link1, link2)``,
-    ``extra=(near1, far1, near2, far2)``.
+    ``Role.END`` the links' ends ``(near1, far1, near2, far2)``.
     """
     bit_cells = grid.candidates
     patterns = digit_patterns(grid)
@@ -474,13 +475,13 @@ def find_dual_empty_rectangle(grid: Grid) -> Iterator[Step]:
                     cells=tuple(c for c in BOXES[box] if bit_cells[c] & BIT[digit]),
                     houses=(18 + box, e1[3], e2[3]),
                     digits=(digit,),
-                    extra=(e1[1], e1[2], e2[1], e2[2]),
+                    marked=mark((Role.END, (e1[1], e1[2], e2[1], e2[2]))),
                 )
 
 
 def describe_dual_empty_rectangle(step: Step) -> str:
     box, h1, h2 = step.houses
-    n1, f1, n2, f2 = step.extra
+    n1, f1, n2, f2 = step.marked_cells(Role.END)
     d = step.digits[0]
     return (
         f"Dual empty rectangle: in {house_name(box)}, {d} lies on a cross of one row and one "
@@ -499,8 +500,8 @@ def _multi_colours(grid: Grid) -> Iterator[Step]:
     Type 1: a colour of one cluster sees a colour of the other, so one of the two opposite
     colours is true: cells seeing both opposite colours lose the digit. Type 2: a colour
     sees both colours of the other cluster, so it is false everywhere.
-    Evidence: ``cells`` the first cluster's cells, ``extra`` the second's, ``chain`` the
-    four colours as nodes ``(cells, digit, on)``: A (on), B (off), C (on), D (off).
+    Evidence: ``cells`` the first cluster's cells, ``Role.OTHER_CLUSTER`` the second's,
+    ``chain`` the four colours as nodes ``(cells, digit, on)``: A (on), B (off), C (on), D (off).
     """
     patterns = digit_patterns(grid)
     for digit in range(1, 10):
@@ -536,7 +537,7 @@ def _multi_colours_on_digit(grid: Grid, digit: int, digit_bits: int) -> list[Ste
                             eliminations=tuple((c, digit) for c in cells_of_bits(bits)),
                             cells=tuple(sorted(cells_of_bits(a1 | a2))),
                             digits=(digit,),
-                            extra=tuple(sorted(cells_of_bits(b1 | b2))),
+                            marked=mark((Role.OTHER_CLUSTER, sorted(cells_of_bits(b1 | b2)))),
                             chain=tuple(
                                 (tuple(cells_of_bits(bits_)), digit, on)
                                 for bits_, on in (

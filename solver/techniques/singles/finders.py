@@ -16,7 +16,7 @@ from ...grid import (
     cell_name,
     house_name,
 )
-from ...steps import Step
+from ...steps import Role, Step, mark
 
 # People scan boxes first for hidden singles, then rows, then columns.
 _HIDDEN_ORDER: Final = tuple(range(18, 27)) + tuple(range(18))
@@ -57,10 +57,10 @@ def describe_full_house(step: Step) -> str:
 
 
 def find_naked_single(grid: Grid) -> Iterator[Step]:
-    """A cell with one candidate left. Evidence: ``cells=(cell,)``; ``extra``: for each
-    other digit a cell of the cell's row, column or box holding it (row first), and
-    ``houses``: those cells' houses among the three; fewer than eight ``extra`` cells
-    when steps before ruled some digits out."""
+    """A cell with one candidate left. Evidence: ``cells=(cell,)``; ``Role.WITNESS``: for
+    each other digit a cell of the cell's row, column or box holding it (row first), and
+    ``houses``: those cells' houses among the three; fewer than eight witnesses when steps
+    before ruled some digits out."""
     values, cands = grid.values, grid.candidates
     for c in range(81):
         if not values[c]:
@@ -81,23 +81,24 @@ def find_naked_single(grid: Grid) -> Iterator[Step]:
                     cells=(c,),
                     digits=(d,),
                     houses=tuple(houses),
-                    extra=tuple(seen[v] for v in sorted(seen)),
+                    marked=mark((Role.WITNESS, [seen[v] for v in sorted(seen)])),
                 )
 
 
 def describe_naked_single(step: Step) -> str:
     cell, digit = step.placements[0]
     where = _and(house_name(h) for h in step.houses)
-    if len(step.extra) == 8:
+    witnesses = step.marked_cells(Role.WITNESS)
+    if len(witnesses) == 8:
         return (
             f"Naked single: {where} already hold every digit but {digit}, "
             f"so {cell_name(cell)} = {digit}"
         )
-    if not step.extra:
+    if not witnesses:
         return f"Naked single: {digit} is the only candidate left in {cell_name(cell)}"
     return (
         f"Naked single: {digit} is the only candidate left in {cell_name(cell)} "
-        f"({where} hold {len(step.extra)} of the other digits; the steps before ruled "
+        f"({where} hold {len(witnesses)} of the other digits; the steps before ruled "
         "out the rest)"
     )
 

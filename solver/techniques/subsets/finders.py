@@ -7,8 +7,8 @@ from itertools import combinations
 
 from ...grid import BIT, DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, Grid, house_name
 from ...registry import Finder
+from ...statecache import last_state
 from ...steps import Step, cells_text, digits_text, eliminations_text
-from ..statecache import last_state
 
 _SIZE_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 NAKED_IDS = {2: "naked-pair", 3: "naked-triple", 4: "naked-quad"}

@@ -30,8 +30,17 @@ from ...grid import (
     cells_of_bits,
     house_name,
 )
-from ...steps import Candidate, Step, cells_text, digits_text, eliminations_text
-from ..statecache import digit_patterns, last_state
+from ...statecache import digit_patterns, last_state
+from ...steps import (
+    Candidate,
+    Marked,
+    Role,
+    Step,
+    cells_text,
+    digits_text,
+    eliminations_text,
+    mark,
+)
 
 
 def _build_rectangles() -> tuple[tuple[int, int, int, int], ...]:
@@ -98,7 +107,7 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
     """
     cands = grid.candidates
     allowed: list[int] = []  # per cell, the digits no placed peer forbids (0: placed)
-    seen: set[int] = set()  # rectangle index << 9 | digit pair
+    seen: set[tuple[int, int]] = set()  # (rectangle index, digit pair) done
     found: list[_UR] = []
     for start in range(81):
         pair = cands[start]
@@ -116,9 +125,9 @@ def _unique_rectangles(grid: Grid) -> list[_UR]:
                 or allowed[c3] & pair != pair
             ):
                 continue  # a corner is placed or sees a placed a or b
-            if index << 9 | pair in seen:
+            if (index, pair) in seen:
                 continue
-            seen.add(index << 9 | pair)
+            seen.add((index, pair))
             inside = tuple(c for c in rect if not cands[c] & ~pair)
             outside = tuple(c for c in rect if cands[c] & ~pair)
             found.append((rect, a, b, inside, outside))
@@ -136,7 +145,7 @@ def _ur_step(
     *,
     digits: tuple[int, ...] = (),
     houses: tuple[int, ...] = (),
-    extra: tuple[int, ...] | None = None,
+    marked: Marked | None = None,
 ) -> Step:
     rect, a, b, _inside, outside = ur
     return Step(
@@ -145,14 +154,15 @@ def _ur_step(
         cells=rect,
         houses=houses,
         digits=digits or (a, b),
-        extra=outside if extra is None else extra,
+        marked=mark((Role.CORNER, outside)) if marked is None else marked,
     )
 
 
 def find_ur_type1(grid: Grid) -> Iterator[Step]:
     """Three corners hold only a and b: the fourth cannot be a or b.
 
-    Evidence: ``cells`` the rectangle, ``digits=(a, b)``, ``extra`` the fourth corner.
+    Evidence: ``cells`` the rectangle, ``digits=(a, b)``, ``Role.CORNER`` the fourth
+    corner.
     """
     cands = grid.candidates
     for ur in _unique_rectangles(grid):
@@ -193,7 +203,8 @@ def find_ur_type2(grid: Grid) -> Iterator[Step]:
     """Two corners in a line hold a, b and one extra digit z: one of them is z, so z
     leaves every cell seeing both.
 
-    Evidence: ``cells`` the rectangle, ``digits=(a, b, z)``, ``extra`` the corners with z.
+    Evidence: ``cells`` the rectangle, ``digits=(a, b, z)``, ``Role.CORNER`` the corners
+    with z.
     """
     return _find_ur_type2_5(grid, "unique-rectangle-2")
 
@@ -216,8 +227,8 @@ def find_ur_type3(grid: Grid) -> Iterator[Step]:
     more cells of a house they share it forms a naked subset of k digits.
 
     Evidence: ``cells`` the rectangle, ``digits=(a, b, *subset digits)``, ``houses=(h,)``
-    (plus the box when a line subset is also locked in it), ``extra`` the extra corners
-    followed by the other subset cells.
+    (plus the box when a line subset is also locked in it), ``Role.CORNER`` the corners
+    with extra digits, then ``Role.SUBSET`` the other subset cells.
     """
     cands = grid.candidates
     for ur in _unique_rectangles(grid):
@@ -262,7 +273,7 @@ def find_ur_type3(grid: Grid) -> Iterator[Step]:
                         elims,
                         digits=(a, b, *DIGITS_IN[mask]),
                         houses=houses,
-                        extra=(i1, i2, *chosen),
+                        marked=mark((Role.CORNER, (i1, i2)), (Role.SUBSET, chosen)),
                     )
 
 
@@ -271,7 +282,7 @@ def find_ur_type4(grid: Grid) -> Iterator[Step]:
     their shared houses, one of them holds it, so the other digit leaves both.
 
     Evidence: ``cells`` the rectangle, ``digits=(kept, removed)``, ``houses`` the houses
-    the two corners share, ``extra`` the two corners.
+    the two corners share, ``Role.CORNER`` the two corners.
     """
     cands = grid.candidates
     for ur in _unique_rectangles(grid):
@@ -295,7 +306,7 @@ def find_ur_type6(grid: Grid) -> Iterator[Step]:
     diagonal with the extras (the other diagonal would complete a deadly pattern).
 
     Evidence: ``cells`` the rectangle, ``digits=(removed, other)``, ``houses`` the two
-    rows and two columns, ``extra`` the two diagonal corners.
+    rows and two columns, ``Role.CORNER`` the two diagonal corners.
     """
     cands = grid.candidates
     for ur in _unique_rectangles(grid):
@@ -320,7 +331,8 @@ def find_hidden_rectangle(grid: Grid) -> Iterator[Step]:
     digit x appears only inside the rectangle, that corner cannot be the other digit.
 
     Evidence: ``cells`` the rectangle, ``digits=(x, removed)``, ``houses`` the row and
-    column of the opposite corner, ``extra=(corner, opposite)``.
+    column of the opposite corner, ``Role.ANCHOR`` the corner, then ``Role.CORNER`` the
+    opposite one.
     """
     cands = grid.candidates
     x_cells = digit_patterns(grid)
@@ -346,7 +358,7 @@ def find_hidden_rectangle(grid: Grid) -> Iterator[Step]:
                     [(far, y)],
                     digits=(x, y),
                     houses=(row, col),
-                    extra=(corner, far),
+                    marked=mark((Role.ANCHOR, (corner,)), (Role.CORNER, (far,))),
                 )
 
 
@@ -384,7 +396,7 @@ def find_avoidable_rectangles(grid: Grid) -> Iterator[Step]:
                     eliminations=((cell, d),),
                     cells=rect,
                     digits=(diag[0], diag[1]),
-                    extra=(cell,),
+                    marked=mark((Role.CORNER, (cell,))),
                 )
             continue
         (c1, d1), (c2, d2) = empty
@@ -403,7 +415,7 @@ def find_avoidable_rectangles(grid: Grid) -> Iterator[Step]:
                 eliminations=elims,
                 cells=rect,
                 digits=(diag[0], diag[1], z),
-                extra=(c1, c2),
+                marked=mark((Role.CORNER, (c1, c2))),
             )
 
 
@@ -412,7 +424,7 @@ def find_ar_type1(grid: Grid) -> Iterator[Step]:
     cannot take the digit that would complete the pattern.
 
     Evidence: ``cells`` the rectangle, ``digits`` (diagonal tl/br digit, tr/bl digit),
-    ``extra`` the empty corner.
+    ``Role.CORNER`` the empty corner.
     """
     return (s for s in find_avoidable_rectangles(grid) if s.technique == "avoidable-rectangle-1")
 
@@ -422,7 +434,7 @@ def find_ar_type2(grid: Grid) -> Iterator[Step]:
     pattern digit and one common extra z: one of them is z, so z leaves cells seeing both.
 
     Evidence: ``cells`` the rectangle, ``digits=(tl/br digit, tr/bl digit, z)``,
-    ``extra`` the two empty corners.
+    ``Role.CORNER`` the two empty corners.
     """
     return (s for s in find_avoidable_rectangles(grid) if s.technique == "avoidable-rectangle-2")
 
@@ -493,7 +505,7 @@ _DEADLY = "a deadly pattern (two solutions)"
 
 def describe_ur_type1(step: Step) -> str:
     a, b = step.digits[:2]
-    (cell,) = step.extra
+    (cell,) = step.marked_cells(Role.CORNER)
     return (
         f"Unique Rectangle Type 1: {_rect_text(step)}; three corners hold only {a} and "
         f"{b}, so {cell_name(cell)} taking either would make {_DEADLY}: "
@@ -504,9 +516,10 @@ def describe_ur_type1(step: Step) -> str:
 def describe_ur_type2_5(step: Step) -> str:
     z = step.digits[2]
     kind = "2" if step.technique == "unique-rectangle-2" else "5"
+    corners = cells_text(step.marked_cells(Role.CORNER))
     return (
         f"Unique Rectangle Type {kind}: {_rect_text(step)}; to avoid {_DEADLY} one of "
-        f"{cells_text(step.extra)} must be {z}, so every cell seeing them all loses it: "
+        f"{corners} must be {z}, so every cell seeing them all loses it: "
         f"{eliminations_text(step.eliminations)}"
     )
 
@@ -514,7 +527,8 @@ def describe_ur_type2_5(step: Step) -> str:
 def describe_ur_type3(step: Step) -> str:
     a, b = step.digits[:2]
     subset = step.digits[2:]
-    i1, i2, *others = step.extra
+    i1, i2 = step.marked_cells(Role.CORNER)
+    others = step.marked_cells(Role.SUBSET)
     return (
         f"Unique Rectangle Type 3: {_rect_text(step)}; to avoid {_DEADLY} "
         f"{cell_name(i1)} or {cell_name(i2)} holds a digit other than {a} and {b}; with "
@@ -525,7 +539,7 @@ def describe_ur_type3(step: Step) -> str:
 
 def describe_ur_type4(step: Step) -> str:
     keep, drop = step.digits
-    i1, i2 = step.extra
+    i1, i2 = step.marked_cells(Role.CORNER)
     return (
         f"Unique Rectangle Type 4: {_rect_text(step)}; {keep} can only go in "
         f"{cell_name(i1)} or {cell_name(i2)} within {_houses_text(step.houses)}, so one of "
@@ -536,7 +550,7 @@ def describe_ur_type4(step: Step) -> str:
 
 def describe_ur_type6(step: Step) -> str:
     d, other = step.digits
-    i1, i2 = step.extra
+    i1, i2 = step.marked_cells(Role.CORNER)
     r1, r2, k1, k2 = step.houses
     return (
         f"Unique Rectangle Type 6: {_rect_text(step)}; {d} lies in rows {r1 + 1}, {r2 + 1} "
@@ -548,7 +562,8 @@ def describe_ur_type6(step: Step) -> str:
 
 def describe_hidden_rectangle(step: Step) -> str:
     x, y = step.digits
-    corner, far = step.extra
+    (corner,) = step.marked_cells(Role.ANCHOR)
+    (far,) = step.marked_cells(Role.CORNER)
     return (
         f"Hidden Rectangle: {_rect_text(step)}; {cell_name(corner)} holds only these, and "
         f"{x} appears in {_houses_text(step.houses)} only inside the rectangle, so "
@@ -559,14 +574,13 @@ def describe_hidden_rectangle(step: Step) -> str:
 def describe_avoidable_rectangle(step: Step) -> str:
     a, b = step.digits[:2]
     pattern = [a if i in (0, 3) else b for i in range(4)]  # the digit each corner avoids
+    empty = step.marked_cells(Role.CORNER)
     solved = ", ".join(
-        f"{cell_name(c)}={d}"
-        for c, d in zip(step.cells, pattern, strict=True)
-        if c not in step.extra
+        f"{cell_name(c)}={d}" for c, d in zip(step.cells, pattern, strict=True) if c not in empty
     )
     head = f"{solved} were solved, not given"
     if step.technique == "avoidable-rectangle-1":
-        (cell,) = step.extra
+        (cell,) = empty
         d = pattern[step.cells.index(cell)]
         return (
             f"Avoidable Rectangle Type 1: {head}; {cell_name(cell)}={d} would complete a "
@@ -574,7 +588,7 @@ def describe_avoidable_rectangle(step: Step) -> str:
             f"solutions): {eliminations_text(step.eliminations)}"
         )
     z = step.digits[2]
-    c1, c2 = step.extra
+    c1, c2 = empty
     d1, d2 = (pattern[step.cells.index(c)] for c in (c1, c2))
     return (
         f"Avoidable Rectangle Type 2: {head}; {cell_name(c1)} ({d1}/{z}) and "

@@ -6,8 +6,8 @@ The family's rows: finder, text, rating and codes together (see solver.registry)
 from __future__ import annotations
 
 from ...registry import SE, SK, Family, Level, SerEntry, Technique
-from ..chains.basic import describe_w_wing, find_w_wing
 from .finders import describe_xy_wing, describe_xyz_wing, find_xy_wing, find_xyz_wing
+from .w_wing import describe_w_wing, find_w_wing
 
 ROWS: tuple[Technique, ...] = (
     Technique(

@@ -1,15 +1,13 @@
 """The forcing steps in words: premises, branches and clashes (see the evidence in
-:mod:`solver.techniques.forcing`)."""
+:mod:`solver.techniques.last_resort.forcing`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Final
 
-from ...grid import cell_name, house_name
-from ...steps import ChainNode, Step
-from .facts import candidate_cell, candidate_digit
-from .finders import nested_refuted
+from ....grid import cell_name, house_name
+from ....steps import ChainNode, Step
 
 # Describing more inferences than this explains nothing; longer branches are shortened.
 MAX_TEXT_NODES: Final = 14
@@ -30,7 +28,7 @@ def _branch_text(nodes: Sequence[ChainNode]) -> str:
 
 def _split(step: Step) -> list[tuple[ChainNode, ...]]:
     out, start = [], 0
-    for n in step.extra:
+    for n in step.branch_lengths:
         out.append(step.chain[start : start + n])
         start += n
     return out
@@ -48,9 +46,10 @@ def _net_text(nodes: Sequence[ChainNode]) -> str:
 
 
 def _clash_text(step: Step) -> str:
-    (_c, clash_cell), (_d, clash_digit) = step.cells, step.digits
+    clash_digit = step.digits[1]
     if step.houses:
         return f"which leaves no place for {clash_digit} in {house_name(step.houses[0])}"
+    clash_cell = step.cells[1]
     if clash_digit == 0:
         return f"which leaves {cell_name(clash_cell)} without candidates"
     return f"which makes {cell_name(clash_cell)} both {clash_digit} and not {clash_digit}"
@@ -64,9 +63,7 @@ def describe_forcing_contradiction(step: Step) -> str:
     verdict = f"{cell_name(cell)} <> {digit}" if assumed_on else f"{cell_name(cell)} = {digit}"
     if step.technique == "forcing-net-nested":
         how = _net_text(step.chain)
-        inner = [
-            f"{cell_name(candidate_cell(i))}={candidate_digit(i)}" for i in nested_refuted(step)
-        ]
+        inner = [f"{cell_name(c)}={d}" for c, d in step.refuted]
         clash = _clash_text(step).removeprefix("which ")
         if len(inner) > 1:
             within = (

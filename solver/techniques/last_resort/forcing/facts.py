@@ -7,7 +7,7 @@ those encodings, names their fields and holds the functions that make and read t
 HoDoKu's ``Chain.java`` documents its packed chain entries.
 
 A *candidate* ``(cell, digit)`` is numbered ``cell * 9 + digit - 1`` (0 to 728, in cell
-order; steps' evidence uses the same numbers, see ``nested_refuted``).
+order; steps' evidence holds ``(cell, digit)`` pairs, as ``Step.refuted``).
 
 Fact: one candidate found true or false (``fact``, ``fact_candidate``, ``fact_on``)::
 
@@ -69,8 +69,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from ...grid import DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, SINGLE
-from ...steps import ChainNode
+from ....grid import DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, SINGLE
+from ....steps import ChainNode
 
 # Candidates.
 CANDIDATES: Final = 729

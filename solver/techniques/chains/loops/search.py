@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Final, cast
 
-from ...grid import BIT, DIGITS_IN, PEER_BITS, POPCOUNT, Grid, cells_of_bits
-from ...steps import ChainNode, Step
-from ..statecache import digit_patterns, last_state
+from ....grid import BIT, DIGITS_IN, PEER_BITS, POPCOUNT, Grid, cells_of_bits
+from ....statecache import digit_patterns, last_state
+from ....steps import ChainNode, Role, Step, mark
 from .graph import (
     ALS_ON,
     CELL_LEVEL,
@@ -461,7 +461,7 @@ class _Search:
             digits=tuple(sorted({d for _c, d, _o in nodes})),
             chain=tuple(nodes),
             houses=tuple(a.house for a in alses),
-            extra=tuple(c for a in alses for c in a.cells),
+            marked=mark((Role.ALS, [c for a in alses for c in a.cells])),
         )
 
     def exit_digit(self, chain: list[Entry], i: int) -> int:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...grid import COL_OF, HOUSES, ROW_OF
-from ...steps import ChainNode, Step, cells_text, eliminations_text
+from ....grid import COL_OF, HOUSES, ROW_OF
+from ....steps import ChainNode, Role, Step, cells_text, eliminations_text
 from .search import AIC, CNL, DNL
 
 
@@ -35,7 +35,7 @@ def _als_text(step: Step) -> str:
     """``r9c4, r9c6 is an almost locked set`` (the sets, one per house in ``houses``)."""
     sets: list[list[int]] = []
     k = -1
-    for c in step.extra:
+    for c in step.marked_cells(Role.ALS):
         if k < 0 or c not in HOUSES[step.houses[k]]:
             k += 1
             sets.append([])
@@ -45,38 +45,40 @@ def _als_text(step: Step) -> str:
     return " and ".join(cells_text(cs) for cs in sets) + " are almost locked sets"
 
 
-def describe_chain(step: Step) -> str:
-    """One line: the chain in Eureka notation and what it proves."""
-    grouped = step.technique.startswith("grouped-")
+def chain_reason(step: Step) -> str:
+    """What the chain proves, in words: ``either r1c2 or r7c2 is 5, so cells seeing
+    both lose it`` (an AIC), or why a loop's weak links are strong (a nice loop)."""
     kind = step.technique.removeprefix("grouped-")
-    name = ("Grouped " if grouped else "") + _NAMES[kind]
     chain = step.chain
-    text = eliminations_text(step.eliminations)
     first_cells, first_digit, first_on = chain[0]
     last_cells, last_digit, _ = chain[-1]
     start = node_name(first_cells)
     if kind == AIC:
         end = node_name(last_cells)
         if first_digit == last_digit:
-            why = f"either {start} or {end} is {first_digit}, so cells seeing both lose it"
-        else:
-            why = (
-                f"{start} is {first_digit} or {end} is {last_digit}; the two cells see each "
-                f"other, so neither can hold the other's digit"
-            )
-    elif kind == DNL:
+            return f"either {start} or {end} is {first_digit}, so cells seeing both lose it"
+        return (
+            f"{start} is {first_digit} or {end} is {last_digit}; the two cells see each "
+            f"other, so neither can hold the other's digit"
+        )
+    if kind == DNL:
         d, e = first_digit, last_digit
         if first_on and d == e:
-            why = f"if {start} were {d}, the loop would take {d} out of it again"
-        elif first_on:
-            why = f"if {start} were {d}, the loop would make it {e} as well"
-        elif d == e:
-            why = f"if {start} were not {d}, the loop would put {d} back, so {start} is {d}"
-        else:
-            why = f"if {start} were {e}, the loop read backwards would make it {d} as well"
-    else:
-        why = "the loop closes, so every weak link in it is strong as well"
-    if step.extra:
+            return f"if {start} were {d}, the loop would take {d} out of it again"
+        if first_on:
+            return f"if {start} were {d}, the loop would make it {e} as well"
+        if d == e:
+            return f"if {start} were not {d}, the loop would put {d} back, so {start} is {d}"
+        return f"if {start} were {e}, the loop read backwards would make it {d} as well"
+    return "the loop closes, so every weak link in it is strong as well"
+
+
+def describe_chain(step: Step) -> str:
+    """One line: the chain in Eureka notation and what it proves."""
+    grouped = step.technique.startswith("grouped-")
+    name = ("Grouped " if grouped else "") + _NAMES[step.technique.removeprefix("grouped-")]
+    why = chain_reason(step)
+    if step.marked_cells(Role.ALS):
         # an ALS shows as (j)cells=(k)cells: its j all off, the set is locked with k
         why = f"{_als_text(step)}; {why}"
-    return f"{name}: {eureka(chain)}: {why}: {text}"
+    return f"{name}: {eureka(step.chain)}: {why}: {eliminations_text(step.eliminations)}"

@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from ...grid import BIT, DIGITS_IN, HOUSES, POPCOUNT, Grid
-from ...search import solutions_from_candidates
-from ...steps import Step
-from ..statecache import last_state
+from ....grid import BIT, DIGITS_IN, HOUSES, POPCOUNT, Grid
+from ....search import solutions_from_candidates
+from ....statecache import last_state
+from ....steps import Step
 from .facts import (
     ALL_CANDIDATES,
-    fact_candidate,
     fact_cell,
     fact_digit,
     fact_node,
@@ -139,7 +138,7 @@ def _step(
         cells=cells,
         houses=houses,
         digits=digits,
-        extra=tuple(len(b) for b in branches),
+        branch_lengths=tuple(len(b) for b in branches),
         chain=tuple(fact_node(f) for branch in branches for f in branch),
     )
 
@@ -212,19 +211,16 @@ def _contradiction_step(technique: str, out: _Outcome, branches: list[list[int]]
     assert out.clash is not None
     kind, where, digit, _parents = out.clash
     c, d, on = fact_cell(out.premise), fact_digit(out.premise), fact_on(out.premise)
-    houses: tuple[int, ...]
-    if kind == CLASH_HOUSE:
-        clash_cell, houses = -1, (where,)
-    else:
-        clash_cell, houses = where, ()
+    # a clash in a house names the house; a clash in a cell names the cell
+    in_house = kind == CLASH_HOUSE
     return _step(
         technique,
         branches,
         eliminations=((c, d),) if on else (),
         placements=() if on else ((c, d),),
-        cells=(c, clash_cell),
+        cells=(c,) if in_house else (c, where),
         digits=(d, digit),
-        houses=houses,
+        houses=(where,) if in_house else (),
     )
 
 
@@ -376,12 +372,10 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
     """A net that, when singles stall, refutes a candidate of a bivalue cell (or of a
     digit with two places in a house) by a net of its own, and so on, until it clashes.
 
-    Evidence as for contradictions, except that ``extra`` is ``(net size, *refuted,
-    *inner sizes)``: the refuted candidates as indices ``cell * 9 + digit - 1``, then, in
-    the same order, the number of facts of the inner net that refuted each (SE counts
-    nested chains in a chain's size). Candidates of cells
-    with fewest candidates are tried first and steps come out as found: the search is
-    costly.
+    Evidence as for contradictions, plus ``refuted``: the candidates inner nets refuted,
+    and ``inner_sizes``: in the same order, the number of facts of the inner net that
+    refuted each (SE counts nested chains in a chain's size). Candidates of cells with
+    fewest candidates are tried first and steps come out as found: the search is costly.
     """
     prop = _Propagator(grid, True, nested=True)
     premises = sorted(_premises(grid, both=False), key=lambda p: POPCOUNT[grid.candidates[p[0]]])
@@ -394,14 +388,8 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
         kept = set(branch)
         refuted = [f for f in out.refuted if f in kept]
         sizes = tuple(out.inner_nodes[f] for f in refuted)
-        yield replace(step, extra=(len(branch), *(fact_candidate(f) for f in refuted), *sizes))
-
-
-def nested_refuted(step: Step) -> tuple[int, ...]:
-    """The candidates (``cell * 9 + digit - 1``) a nested net's inner nets refuted."""
-    return step.extra[1 : 1 + (len(step.extra) - 1) // 2]
-
-
-def nested_inner_nodes(step: Step) -> tuple[int, ...]:
-    """The size (facts) of the inner net that refuted each of :func:`nested_refuted`."""
-    return step.extra[1 + (len(step.extra) - 1) // 2 :]
+        yield replace(
+            step,
+            refuted=tuple((fact_cell(f), fact_digit(f)) for f in refuted),
+            inner_sizes=sizes,
+        )

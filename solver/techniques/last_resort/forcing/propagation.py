@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from ...grid import ALL_DIGITS, BIT, BOXES, DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, SINGLE, Grid
+from ....grid import ALL_DIGITS, BIT, BOXES, DIGITS_IN, HOUSES, HOUSES_OF, POPCOUNT, SINGLE, Grid
 from .facts import (
     BOX_ROW_SHIFT,
     BOX_ROW_SLOTS,

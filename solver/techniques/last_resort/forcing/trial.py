@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...grid import BIT, DIGITS_IN, POPCOUNT, Grid, cell_name
-from ...search import solutions_from_candidates
-from ...steps import Step
+from ....grid import BIT, DIGITS_IN, POPCOUNT, Grid, cell_name
+from ....search import solutions_from_candidates
+from ....steps import Step
 
 
 def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int] | None:
     """Exhaust the state: (guesses made, first cell guessed) when it has no solution,
     None when it has one or the budget of guesses runs out."""
-    from ...search import _propagate, branch_cell
+    from ....search import _propagate, branch_cell
 
     count = 0
     first = -1
@@ -39,8 +39,9 @@ def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int]
 def find_trial(grid: Grid) -> Iterator[Step]:
     """Assume a candidate and search: if no solution follows, it goes.
 
-    Evidence: ``cells=(cell, first cell guessed or -1)``, ``digits=(digit,)``,
-    ``extra=(guesses,)``. Candidates of cells with fewest candidates come first.
+    Evidence: ``cells=(cell, first cell guessed)`` (the cell alone when singles refute it
+    without a guess), ``digits=(digit,)``,
+    ``guesses``. Candidates of cells with fewest candidates come first.
     """
     values, cands = grid.values, grid.candidates
     sols = solutions_from_candidates(values, cands, limit=1)
@@ -60,20 +61,19 @@ def find_trial(grid: Grid) -> Iterator[Step]:
             yield Step(
                 "trial",
                 eliminations=((c, d),),
-                cells=(c, first),
+                cells=(c, first) if first >= 0 else (c,),
                 digits=(d,),
-                extra=(guesses,),
+                guesses=guesses,
             )
 
 
 def describe_trial(step: Step) -> str:
-    (cell, digit), first = step.eliminations[0], step.cells[1]
-    guesses = step.extra[0]
-    if guesses == 0:
+    (cell, digit), guesses = step.eliminations[0], step.guesses
+    if len(step.cells) < 2:
         how = "singles alone then run into a contradiction"
     else:
         how = (
-            f"a search from there (guessing {cell_name(first)} first, {guesses} guesses in "
+            f"a search from there (guessing {cell_name(step.cells[1])} first, {guesses} guesses in "
             f"all) ends in a contradiction every time"
         )
     return (

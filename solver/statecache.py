@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from functools import wraps
 from typing import Final, TypeVar
 
-from ..grid import DIGITS_IN, Grid
+from .grid import DIGITS_IN, Grid
 
 T = TypeVar("T")
 

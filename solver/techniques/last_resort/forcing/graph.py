@@ -8,7 +8,7 @@ consequences clash and which facts it reaches, without following any premise.
 
 from __future__ import annotations
 
-from ...grid import BIT, DIGITS_IN, PEERS, POPCOUNT, SINGLE, Grid
+from ....grid import BIT, DIGITS_IN, PEERS, POPCOUNT, SINGLE, Grid
 from .facts import (
     CANDIDATE_SHIFT,
     HOUSE_CELL,

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ...grid import (
+from ....grid import (
     BIT,
     DIGITS_IN,
     HALF_BITS,
@@ -69,8 +69,8 @@ from ...grid import (
     cells_of_bits,
     common_peers,
 )
-from ..als.sets import Als, small_alses
-from ..statecache import digit_patterns
+from ....statecache import digit_patterns
+from ...als.sets import Als, small_alses
 
 MAX_ALS_NODE_CELLS = 3
 # A second, wider search (sets of up to 5 cells, as HoDoKu's tables allow; its breadth-first

@@ -21,7 +21,9 @@ Evidence of the steps, shared by the describers:
 * verity: ``cells`` the premise cells, ``digits`` their digits, ``houses=(house,)`` for
   a house verity; one conclusion per step;
 * ``chain``: the inferences, branch after branch, each branch starting with its premise;
-  ``extra``: the number of nodes of each branch.
+  ``branch_lengths``: the number of nodes of each branch;
+* nested net: also ``refuted``, the candidates inner nets refuted, and ``inner_sizes``,
+  the size of the inner net that refuted each.
 
 The modules, in the order a reader meets them:
 
@@ -45,8 +47,6 @@ from .finders import (
     find_forcing_net_nested,
     find_forcing_net_verity,
     forcing_state,
-    nested_inner_nodes,
-    nested_refuted,
 )
 from .texts import describe_forcing_contradiction, describe_forcing_verity
 from .trial import describe_trial, find_trial
@@ -63,6 +63,4 @@ __all__ = [
     "find_forcing_net_verity",
     "find_trial",
     "forcing_state",
-    "nested_inner_nodes",
-    "nested_refuted",
 ]
