@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 NATIVE := solver/_native.json
 SOLVER_SOURCES := $(shell find solver -name '*.py')
 
-.PHONY: demo test test-fast lint typecheck check setup system-deps tesseract-dep chromium-dep native bench train-digits clean
+.PHONY: demo test test-fast lint typecheck check setup system-deps tesseract-dep chromium-dep firefox-dep native bench train-digits clean
 
 setup: $(STAMP) system-deps native
 
@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-system-deps: tesseract-dep chromium-dep
+system-deps: tesseract-dep chromium-dep firefox-dep
 
 # Debian's chromium for the browser tests (Playwright drives it; no browser is ever
 # downloaded): installed through apt-get when root, else the tests that need it say so.
@@ -39,6 +39,19 @@ chromium-dep:
 		|| echo "warning: could not install chromium; the browser tests will be skipped"; \
 	else \
 		echo "note: chromium is not installed; for the browser tests run: sudo apt-get install -y chromium"; \
+	fi
+
+# Debian's Firefox ESR, to check the report's grid lines in a second engine (its own
+# headless --screenshot; Playwright's Firefox would be a downloaded build).
+firefox-dep:
+	@if command -v firefox-esr >/dev/null 2>&1 || command -v firefox >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing firefox-esr with apt-get (report test)"; \
+		(DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr >/dev/null 2>&1 || \
+		 (apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q firefox-esr >/dev/null)) \
+		|| echo "warning: could not install firefox-esr; the Firefox report test will be skipped"; \
+	else \
+		echo "note: firefox-esr is not installed; for the Firefox report test run: sudo apt-get install -y firefox-esr"; \
 	fi
 
 tesseract-dep:
