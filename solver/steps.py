@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from .grid import cell_name, house_name
 from .registry import technique
@@ -78,13 +78,34 @@ def elimination_string(cell: int, digit: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class NetEvidence:
+    """The non-cell evidence of forcing chains, nets and trial (``Step.net``)."""
+
+    # forcing chains and nets: the number of facts of each branch of ``chain``, in order
+    branch_lengths: tuple[int, ...] = ()
+    # nested forcing net: the candidates inner nets refuted, in order of inference
+    refuted: tuple[Candidate, ...] = ()
+    # nested forcing net: the number of facts of the inner net that refuted each of
+    # ``refuted`` (SE counts nested chains in a chain's size)
+    inner_sizes: tuple[int, ...] = ()
+    # trial: the guesses the search from the assumed candidate made (0: singles sufficed)
+    guesses: int = 0
+
+
+NO_NET: Final = NetEvidence()
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One logical deduction.
 
     ``cells``, ``houses`` and ``digits`` are the primary evidence; their roles depend on
     the technique (documented on each technique's finder). ``marked`` holds secondary
     cells by role (:class:`Role`: fins, strong-link ends, the stem...); the non-cell
-    evidence has fields of its own.
+    evidence of forcing chains, nets and trial is in ``net`` (read through the properties
+    ``branch_lengths``, ``refuted``, ``inner_sizes`` and ``guesses``). The rare fields sit
+    in one object because each field of a frozen dataclass costs every step's
+    construction a call, singles included.
     """
 
     technique: str
@@ -96,15 +117,23 @@ class Step:
     # secondary cells, role-tagged groups in the order the finder adds them (see ``mark``)
     marked: Marked = ()
     chain: tuple[ChainNode, ...] = ()  # chain techniques: the nodes in order of inference
-    # forcing chains and nets: the number of facts of each branch of ``chain``, in order
-    branch_lengths: tuple[int, ...] = ()
-    # nested forcing net: the candidates inner nets refuted, in order of inference
-    refuted: tuple[Candidate, ...] = ()
-    # nested forcing net: the number of facts of the inner net that refuted each of
-    # ``refuted`` (SE counts nested chains in a chain's size)
-    inner_sizes: tuple[int, ...] = ()
-    # trial: the guesses the search from the assumed candidate made (0: singles sufficed)
-    guesses: int = 0
+    net: NetEvidence = NO_NET
+
+    @property
+    def branch_lengths(self) -> tuple[int, ...]:
+        return self.net.branch_lengths
+
+    @property
+    def refuted(self) -> tuple[Candidate, ...]:
+        return self.net.refuted
+
+    @property
+    def inner_sizes(self) -> tuple[int, ...]:
+        return self.net.inner_sizes
+
+    @property
+    def guesses(self) -> int:
+        return self.net.guesses
 
     @property
     def text(self) -> str:

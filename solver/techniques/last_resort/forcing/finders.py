@@ -13,7 +13,7 @@ from dataclasses import replace
 from ....grid import BIT, DIGITS_IN, HOUSES, POPCOUNT, Grid
 from ....search import solutions_from_candidates
 from ....statecache import last_state
-from ....steps import Step
+from ....steps import NetEvidence, Step
 from .facts import (
     ALL_CANDIDATES,
     fact_cell,
@@ -138,7 +138,7 @@ def _step(
         cells=cells,
         houses=houses,
         digits=digits,
-        branch_lengths=tuple(len(b) for b in branches),
+        net=NetEvidence(branch_lengths=tuple(len(b) for b in branches)),
         chain=tuple(fact_node(f) for branch in branches for f in branch),
     )
 
@@ -388,8 +388,9 @@ def find_forcing_net_nested(grid: Grid) -> Iterator[Step]:
         kept = set(branch)
         refuted = [f for f in out.refuted if f in kept]
         sizes = tuple(out.inner_nodes[f] for f in refuted)
-        yield replace(
-            step,
+        net = NetEvidence(
+            branch_lengths=step.branch_lengths,
             refuted=tuple((fact_cell(f), fact_digit(f)) for f in refuted),
             inner_sizes=sizes,
         )
+        yield replace(step, net=net)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ....grid import BIT, DIGITS_IN, POPCOUNT, Grid, cell_name
 from ....search import solutions_from_candidates
-from ....steps import Step
+from ....steps import NetEvidence, Step
 
 
 def _refute(values: list[int], cands: list[int], budget: int) -> tuple[int, int] | None:
@@ -63,7 +63,7 @@ def find_trial(grid: Grid) -> Iterator[Step]:
                 eliminations=((c, d),),
                 cells=(c, first) if first >= 0 else (c,),
                 digits=(d,),
-                guesses=guesses,
+                net=NetEvidence(guesses=guesses),
             )
 
 
