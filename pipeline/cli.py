@@ -16,7 +16,7 @@ from typing import NoReturn, TextIO
 
 from solver import errors
 from solver.check import EntryCheck, check_entries, position_hint
-from solver.errors import ExitCode, Status, SudokuScanError, describe_os_error, status_of
+from solver.errors import ExitCode, Status, SudokuScanError, describe_os_error
 from solver.grid import cell_name
 from solver.hints import HintLevel, hint_dict, hint_text
 from solver.registry import Technique
@@ -186,7 +186,7 @@ def cmd_logic(args: argparse.Namespace, out: TextIO) -> int:
         except SudokuScanError as exc:
             if not many:
                 raise
-            _emit({"source": source, "status": status_of(exc), "error": str(exc)}, out)
+            _emit({"source": source, "status": exc.status, "error": str(exc)}, out)
             worst = max(worst, exc.exit_code)
             continue
         entries = None if args.entries is None else _parse_entries(args.entries, grid.values)
@@ -324,7 +324,7 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
             if len(args.photos) == 1 and not args.json:
                 raise
             if args.json:
-                _emit({"source": path, "status": status_of(exc), "error": str(exc)}, out)
+                _emit({"source": path, "status": exc.status, "error": str(exc)}, out)
             else:
                 sys.stderr.write(f"{PROG}: error: {exc}\n")
             worst = max(worst, exc.exit_code)

@@ -101,8 +101,3 @@ def describe_os_error(exc: OSError, name: str | None = None) -> str:
     label = name if name is not None else exc.filename
     reason = exc.strerror or str(exc)
     return f"{short_name(str(label))}: {reason}" if label is not None else reason
-
-
-def status_of(exc: SudokuScanError) -> Status:
-    """The JSON status of a failure: no grid, unreadable, no or several solutions, error."""
-    return exc.status

@@ -54,7 +54,7 @@ def walk_text(facts: Sequence[ChainNode]) -> str:
     clauses: list[str] = []
     previous = cells0
     for cells, digit, on in facts[1:]:
-        same_cell = len(cells) == 1 and tuple(cells) == tuple(previous)
+        same_cell = len(cells) == 1 and cells == previous
         if same_cell and clauses:
             clauses[-1] += " and " + ("must be" if on else "cannot be") + f" {digit}"
         elif same_cell:

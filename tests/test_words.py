@@ -22,14 +22,7 @@ from solver.techniques.chains.loops.words import walk_facts
 from solver.techniques.chains.words import x_chain_facts, xy_chain_facts
 from solver.words import fact_text, walk_text
 
-LOOP_IDS = (
-    "continuous-nice-loop",
-    "discontinuous-nice-loop",
-    "aic",
-    "grouped-continuous-nice-loop",
-    "grouped-discontinuous-nice-loop",
-    "grouped-aic",
-)
+from .test_chains import CHAIN_IDS
 
 
 def holds(fact: ChainNode, solution: Sequence[int]) -> bool:
@@ -42,7 +35,7 @@ def walk_of(step: Step) -> list[ChainNode] | None:
         return x_chain_facts(step)
     if step.technique == "xy-chain":
         return xy_chain_facts(step)
-    if step.technique in LOOP_IDS:
+    if step.technique in CHAIN_IDS:
         return walk_facts(step.chain)
     return None
 

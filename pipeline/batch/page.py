@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.batch.plan import PageTask
 from solver.check import EntryCheck, check_entries
-from solver.errors import InvalidPuzzleError, Status, SudokuScanError, status_of
+from solver.errors import InvalidPuzzleError, Status, SudokuScanError
 
 # Record statuses (solver.errors.Status). Only "solved" counts as success for the exit code.
 SOLVED = Status.SOLVED
@@ -70,7 +70,7 @@ def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
         return _process_page(task, options, start)
     except SudokuScanError as exc:
         seconds = round(time.perf_counter() - start, 4)
-        rec = page_record(task, status=status_of(exc), error=str(exc), seconds=seconds)
+        rec = page_record(task, status=exc.status, error=str(exc), seconds=seconds)
         return PageOutcome(task, [rec])
     except MemoryError:
         rec = page_record(task, error=f"{task.source}: out of memory on this page")
@@ -129,7 +129,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
                 page_record(
                     task,
                     grid=index,
-                    status=status_of(exc),
+                    status=exc.status,
                     givens=givens,
                     error=str(exc),
                     corrections=corrections,

@@ -9,8 +9,9 @@ from ...words import walk_text
 
 
 def _sees_both(step: Step, digit: int) -> str:
-    targets = cells_text(sorted({c for c, _ in step.eliminations}))
-    return f"so {targets}, which {'sees' if ',' not in targets else 'see'} both, cannot be {digit}"
+    targets = sorted({c for c, _ in step.eliminations})
+    sees = "sees" if len(targets) == 1 else "see"
+    return f"so {cells_text(targets)}, which {sees} both, cannot be {digit}"
 
 
 def x_chain_facts(step: Step) -> list[ChainNode]:
