@@ -18,6 +18,11 @@ picked per page from ``--fonts``) and reads each with ``scanner.read_photo``. Ou
   such a reading with exit 4 rather than drawing a solution);
 * confident-wrong: status "read" with other givens. This one must be 0.
 
+Styles marked ``beyond_reading`` (a burnt-out reflection; shake, glare, a steep tilt and
+heavy JPEG at once) wipe out digits a person could not read either: there a refusal is
+the right answer. The summary gives the right share over the other ("legible") styles
+and the refusals over these.
+
 Prints a markdown table by style, one by font family, and every confident-wrong page with
 the command that reproduces it; ``--seed S --save DIR`` writes that page's PNG and truth.
 Font families missing on this machine are skipped with a note (``make bench-stress``
@@ -163,6 +168,27 @@ def line(name: str, res: list[Outcome]) -> str:
     )
 
 
+def summary(by_style: dict[str, list[Outcome]]) -> str:
+    """The figure against the target (right on the legible styles) and the refusals on
+    the styles beyond reading (``StressStyle.beyond_reading``)."""
+    legible = [r for s, res in by_style.items() if not STRESS_STYLES[s].beyond_reading for r in res]
+    beyond = [r for s, res in by_style.items() if STRESS_STYLES[s].beyond_reading for r in res]
+    out = []
+    if legible:
+        right = sum(r.outcome == "right" for r in legible)
+        wrong = sum(r.outcome == "confident-wrong" for r in legible)
+        out.append(f"legible styles: {right} of {len(legible)} right "
+                   f"({100 * right / len(legible):.1f}%), {wrong} confident-wrong")  # fmt: skip
+    if beyond:
+        names = ", ".join(s for s in by_style if STRESS_STYLES[s].beyond_reading)
+        refused = sum(r.outcome in ("unreadable", "several") for r in beyond)
+        right = sum(r.outcome == "right" for r in beyond)
+        wrong = sum(r.outcome == "confident-wrong" for r in beyond)
+        out.append(f"beyond reading ({names}): {refused} refused, {right} right, "
+                   f"{wrong} confident-wrong of {len(beyond)}")  # fmt: skip
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--pages", type=int, default=20, help="pages per style (seeds 0..N-1)")
@@ -226,6 +252,8 @@ def main() -> None:
     print(f"{len(results)} pages, fonts {args.fonts}, {args.jobs} jobs on "
           f"{os.cpu_count()} cores: {wall:.0f} s wall\n")  # fmt: skip
     print("\n".join(table(by_style, "style")))
+    print()
+    print(summary(by_style))
     print()
     print("\n".join(table(dict(sorted(by_font.items())), "font family")))
     wrong = [r for r in results if r.outcome == "confident-wrong"]

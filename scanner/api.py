@@ -187,7 +187,7 @@ def _read_cells(
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
-    ink, gains = ink_maps_and_gains(cells)
+    ink, gains = ink_maps_and_gains(cells, remnants=True)
     best: tuple[float, int, npt.NDArray[np.float64], FloatArray, FloatArray] | None = None
     for k in range(4):
         # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).

@@ -76,6 +76,9 @@ _FALLBACK_MIN_SCORE = 0.8
 _REFINE_MIN_SCORE = 0.6  # share needed to trust the curved (per-line) lattice
 _MAX_ROUNDS = 4  # re-measuring rounds for a bent page
 _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola)
+_WAVE = 0.25  # a line seen this close (in cells) to its smooth curve sets its own place
+_WAVY = 0.04  # ... on a page where a tenth of the crossings move that much (cells) ...
+_WAVE_GAIN = 1.02  # ... and that puts 2% more ink under the lattice's lines
 # Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
 # of a cell (printed dotted lines: a dot every 1/15 to 1/10 of a cell; dashes 1/6 long).
 _DASH_GAP = 0.25
@@ -948,11 +951,14 @@ def _measure(
     *,
     first_pass: bool,
     mode: _Mode = _PLAIN,
+    follow_waves: bool = False,
 ) -> tuple[FloatArray, float, tuple[int, int]] | None:
     """Unwarp the grid through ``lattice`` (10, 10, 2) to a square and re-measure it.
 
     The square has line ``k`` at ``m + k * c`` when the lattice is right; the measured
-    deviations become the new lattice.
+    deviations become the new lattice. With ``follow_waves`` each crossing moves on to
+    where its two lines were seen beside it, off their smooth curves (crumpled paper);
+    that is a last step, never iterated (a corner with little to see would drift).
 
     Returns
     -------
@@ -995,6 +1001,7 @@ def _measure(
     coefs: list[FloatArray] = []
     shares: list[float] = []
     shift = [0, 0]
+    wave: list[FloatArray | None] = [None, None]  # per axis: (line, band) off the model
     deg = 2 if first_pass else _DEG_X  # a bowed page is not straight even at first
     lines = np.arange(-1.0, 11.0)  # the grid's 10 lines and one beyond each side
     for axis, prof in enumerate((prof_h, prof_v)):
@@ -1032,6 +1039,13 @@ def _measure(
         # the grid rarely line up with the grid's own lines).
         kk, xx = np.meshgrid(np.arange(10.0), centres, indexing="ij")
         model = _eval_lines(fit[0], kk.ravel(), xx.ravel(), c, m, deg).reshape(10, 11)
+        if follow_waves:
+            # What the smooth model misses, line by line: crumpled paper waves faster
+            # than any low-degree curve. Detections near the model are kept as offsets.
+            offset = pos[1:11] - model
+            near = det[1:11] & (np.abs(offset) < _WAVE * c)
+            near[:, [0, 10]] = False  # beyond the grid the "line" is text or a shadow
+            wave[axis] = np.where(near, offset, np.nan)
         cover = (det[1:11] & (np.abs(pos[1:11] - model) < 0.12 * c)).sum(axis=0)
         other = 1 - axis  # horizontal lines across column bands tell the column shift
         if cover[10] >= 7 and cover[10] - cover[1] >= 4:
@@ -1047,11 +1061,46 @@ def _measure(
         # Clamped to the square so a wild fit cannot diverge (the drift test rejects it).
         ys = np.clip(_eval_lines(coef_h, ii.ravel(), xs, c, m, deg), 0, size)
         xs = np.clip(_eval_lines(coef_v, jj.ravel(), ys, c, m, deg), 0, size)
+    if wave[0] is not None and wave[1] is not None:
+        # Line j runs between cells j-1 and j: the offsets seen in the bands either side,
+        # added to the lattice as it came (this measurement's smooth model may differ
+        # from the one it converged to, most at a corner with little to see).
+        grid_x, grid_y = m + c * jj.ravel(), m + c * ii.ravel()
+        moved = _lattice_at(
+            lattice,
+            (grid_x + _crossing_offsets(wave[1]).T.ravel() - m) / c,
+            (grid_y + _crossing_offsets(wave[0]).ravel() - m) / c,
+        )
+        return moved.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
     drift = np.maximum(np.abs(xs - m - c * jj.ravel()), np.abs(ys - m - c * ii.ravel()))
     if not np.all(np.isfinite(drift)) or drift.max() > 1.5 * c:
         return None  # a wild fit (too few lines seen): not a measurement
     pts = _lattice_at(lattice, (xs - m) / c, (ys - m) / c)
     return pts.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
+
+
+def _ink_on_lines(gray: UInt8Array, lattice: FloatArray) -> float:
+    """Mean darkness (0..255) along the lattice's 180 cell edges, 8 samples each."""
+    t = (np.arange(8) + 0.5) / 8
+    rows = lattice[:, :-1, None] + t[:, None] * (lattice[:, 1:, None] - lattice[:, :-1, None])
+    cols = lattice[:-1, :, None] + t[:, None] * (lattice[1:, :, None] - lattice[:-1, :, None])
+    pts = np.concatenate([rows.reshape(-1, 2), cols.reshape(-1, 2)]).astype(np.float32)
+    values = cv2.remap(gray, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR, borderValue=255)
+    return 255.0 - float(np.mean(values))
+
+
+def _crossing_offsets(wave: FloatArray) -> FloatArray:
+    """Offsets (10, 10) of lines 0..9 where they cross the other direction's lines 0..9.
+
+    ``wave`` (10, 11) holds each line's measured offset from its smooth model in the
+    bands around the grid (band b is cell b-1; NaN: not seen); a crossing takes the mean
+    of the two bands beside it, 0 where neither saw the line.
+    """
+    pair = np.stack([wave[:, :10], wave[:, 1:]], axis=-1)
+    seen = np.isfinite(pair)
+    total = np.where(seen, pair, 0.0).sum(axis=-1)
+    count = seen.sum(axis=-1)
+    return np.asarray(np.where(count > 0, total / np.maximum(count, 1), 0.0), dtype=np.float64)
 
 
 def _shifted(lattice: FloatArray, rows: int, cols: int) -> FloatArray:
@@ -1088,6 +1137,18 @@ def _refine(
         lat, share, shift = nxt
         if moved < 0.03 * cell:
             break
+    if share >= _REFINE_MIN_SCORE and not mode.boxes:
+        # Kept only on a wavy page (a tenth of the crossings move by _WAVY or more; a
+        # flat one keeps its smooth lattice) and where its lines lie on more ink: on a
+        # screen's moire or faint thin lines the offsets are noise.
+        waved = _measure(small, lat, c, first_pass=False, mode=mode, follow_waves=True)
+        if (
+            waved is not None
+            and waved[1] >= _REFINE_MIN_SCORE
+            and np.percentile(np.linalg.norm(waved[0] - lat, axis=2), 90) >= _WAVY * cell
+            and _ink_on_lines(small, waved[0]) > _WAVE_GAIN * _ink_on_lines(small, lat)
+        ):
+            lat = waved[0]
     return lat, share, shift
 
 

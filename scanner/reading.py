@@ -46,6 +46,12 @@ CONFIDENT = 0.9
 # is within these odds of it (4 : 1): otherwise the reader cannot tell which of the
 # two puzzles is printed, and picking one would be a guess.
 RIVAL_ODDS = math.log(4.0)
+# A digit read with less than this probability may be junk as well as that digit: if
+# the puzzle has the same one solution without it and "empty" is within WEAK_EMPTY_ODDS
+# of it (20 : 1; junk spread over three readings leaves "empty" little, while a print
+# torn between two digits leaves it none), whether it is printed there is a guess.
+WEAK_DIGIT = 0.5
+WEAK_EMPTY_ODDS = math.log(20.0)
 # Alternatives less probable than this are never tried.
 _MIN_ALT_P = 1e-3
 # The changes together may cost at most this much log-likelihood (odds 1 : 1000 against
@@ -373,7 +379,8 @@ def _unless_rivalled(
 
     ``cands`` are the changes (cost, cell, value) that may be tried on ``reading.givens``.
     A rival counts if it has another solution, or if it has the same one but empties a
-    cell read as a digit (pencil marks or a smudge taken for print). A rival that only
+    cell read as a digit (pencil marks or a smudge taken for print); emptying a digit read
+    under ``WEAK_DIGIT`` that the puzzle can do without is one at wider odds. A rival that only
     adds its solution's digit to an empty cell is the same puzzle with a given more,
     and the drawn solution puts that digit there anyway; so is one that empties a cell
     whose ``inked`` digit is its solution's (a given read as the person's right entry).
@@ -393,6 +400,8 @@ def _unless_rivalled(
         None,
     )
     if rival is None:
+        rival = _weak_digit_left_out(reading, inked)
+    if rival is None:
         return reading
     reading.status = ReadStatus.UNREADABLE
     reading.problem = (
@@ -403,6 +412,27 @@ def _unless_rivalled(
     reading.doubtful_cells = list(dict.fromkeys(changed + reading.doubtful_cells))
     reading.solution = None
     return reading
+
+
+def _weak_digit_left_out(reading: Reading, inked: Sequence[int] = ()) -> _Fix | None:
+    """The reading without one of its weak digits (under ``WEAK_DIGIT``, "empty" within
+    ``WEAK_EMPTY_ODDS``), if that is a proper puzzle with the same solution; else None.
+    A surely inked digit whose kind alone is in doubt (``inked``) is no weak digit."""
+    values, solution = reading.givens, reading.solution
+    for c in sorted(range(81), key=lambda c: reading.confidence[c]):
+        if reading.confidence[c] >= WEAK_DIGIT:
+            break
+        if not values[c] or (inked and inked[c] == values[c]):
+            continue
+        p_empty = next((pv for v, pv in reading.alternatives[c] if v == 0), 0.0)
+        if p_empty <= 0.0 or math.log(reading.confidence[c] / p_empty) > WEAK_EMPTY_ODDS:
+            continue
+        without = list(values)
+        without[c] = 0
+        if _consistent(without) == solution:
+            cost = math.log(reading.confidence[c] / p_empty)
+            return cost, [(cost, c, 0)], list(solution or [])
+    return None
 
 
 def _changes_text(read: list[int], changes: list[tuple[float, int, int]]) -> str:

@@ -558,7 +558,8 @@ class Degradation(Enum):
     HIGH_RES = "high-res"  # a 12 MP photo (4032x3024)
     HALFTONE = "halftone"  # greys printed as dot screens (newsprint): moire in the photo
     CRUMPLED = "crumpled"  # crumpled paper: a smooth random displacement, creases shaded
-    GLARE = "glare"  # a bright specular blob washing out part of the grid
+    GLARE = "glare"  # a bright reflection over part of the grid, the digits still legible
+    GLARE_BURNT = "glare-burnt"  # the reflection's core burnt out white, digits and all
     SMALL_GRID = "small-grid"  # a 4000x3000 photo of a whole page; the grid 20-25% wide
     SCREEN_PHOTO = "screen-photo"  # the app's screen photographed: sub-pixel moire, tilt
     HEAVY_JPEG = "heavy-jpeg"  # JPEG quality 6-12
@@ -587,6 +588,10 @@ class StressStyle:
         Digits (and lines, unless COLOURED) in one dark colour: navy, maroon or green.
     degradations : frozenset of Degradation
         Damage to the picture.
+    beyond_reading : bool
+        The damage wipes out digits a person could not read either (a burnt-out
+        reflection; shake, glare, a steep tilt and heavy JPEG at once): the reader is
+        right to refuse, and must never give another puzzle.
     """
 
     medium: Medium = Medium.PRINT
@@ -594,6 +599,7 @@ class StressStyle:
     boxes: BoxShade = BoxShade.NONE
     colour_print: bool = False
     degradations: frozenset[Degradation] = frozenset()
+    beyond_reading: bool = False
 
     @property
     def is_app(self) -> bool:
@@ -637,6 +643,7 @@ STRESS_STYLES: dict[str, StressStyle] = {
     "crumpled": _style(D.CRUMPLED),
     "crumpled-12mp": _style(D.CRUMPLED, D.HIGH_RES),
     "glare": _style(D.GLARE),
+    "glare-burnt": _style(D.GLARE_BURNT, beyond_reading=True),
     "small-grid": _style(D.SMALL_GRID),
     "heavy-jpeg": _style(D.HEAVY_JPEG),
     "motion-blur": _style(D.MOTION_BLUR),
@@ -649,7 +656,9 @@ STRESS_STYLES: dict[str, StressStyle] = {
     "washed-dotted": _style(D.WASHED_OUT, lines=LineStyle.DOTTED),
     "frame-only-small-grid": _style(D.SMALL_GRID, lines=LineStyle.FRAME_ONLY),
     "newsprint-crinkled": _style(D.HALFTONE, D.CRUMPLED, lines=LineStyle.THIN_GREY),
-    "handheld": _style(D.MOTION_BLUR, D.GLARE, D.STRONG_PERSPECTIVE, D.HEAVY_JPEG),
+    "handheld": _style(
+        D.MOTION_BLUR, D.GLARE, D.STRONG_PERSPECTIVE, D.HEAVY_JPEG, beyond_reading=True
+    ),
 }
 del D
 
@@ -1689,8 +1698,9 @@ def render_stress_page(
     photo *= light[:, :, None]
     if has(D.WASHED_OUT):
         photo = 0.6 * photo + 0.4 * 200  # haze: the exposure lifts the darks
-    if has(D.GLARE):
-        # A specular blob over part of the grid, elliptical, its core burnt out.
+    if has(D.GLARE) or has(D.GLARE_BURNT):
+        # A specular blob over part of the grid, elliptical; its core keeps a fifth to
+        # nearly half of the contrast, or is burnt out (nothing left to read there).
         sidep = float(np.linalg.norm(lattice[0, 9] - lattice[0, 0]))
         c = (
             lattice[int(rng.integers(2, 8)), int(rng.integers(2, 8))]
@@ -1700,9 +1710,8 @@ def render_stress_page(
         ang = rng.uniform(0, np.pi)
         u = np.cos(ang) * (gx - c[0]) + np.sin(ang) * (gy - c[1])
         v = -np.sin(ang) * (gx - c[0]) + np.cos(ang) * (gy - c[1])
-        blob = np.minimum(
-            1.0, rng.uniform(1.0, 1.4) * np.exp(-0.5 * ((u / sx) ** 2 + (v / sy) ** 2))
-        )
+        peak = rng.uniform(1.0, 1.4) if has(D.GLARE_BURNT) else rng.uniform(0.55, 0.8)
+        blob = np.minimum(1.0, peak * np.exp(-0.5 * ((u / sx) ** 2 + (v / sy) ** 2)))
         photo += (255.0 - photo) * blob[:, :, None]
     if has(D.MOTION_BLUR):
         length = int(rng.uniform(8, 18) * min(width, height) / 1200)

@@ -112,3 +112,52 @@ def test_a_misread_digit_is_still_corrected() -> None:
     assert reading.givens == puzzle
     assert [c.cell for c in reading.corrections] == [cell]
     assert reading.solution == solution
+
+
+def test_a_weak_digit_the_puzzle_does_without_is_a_rival_at_any_odds() -> None:
+    # Junk in an empty cell read as its solution's digit, but weakly (the rest spread
+    # over other digits, "empty" behind at 1 : 5): the puzzle is proper with or
+    # without it, so whether it is printed there is a guess.
+    puzzle, solution = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if not v)
+    p = _probs(puzzle)
+    p[cell] = 0.02
+    p[cell, solution[cell]], p[cell, 0] = 0.33, 0.07
+    p[cell, (solution[cell] % 9) + 1] = 0.29
+    reading = revise(p)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert cell in reading.doubtful_cells
+    # Read with confidence, the same digit is a given like any other.
+    p[cell] = 0.001
+    p[cell, solution[cell]] = 0.991
+    assert revise(p).status == ReadStatus.OK
+
+
+def test_a_weak_digit_the_puzzle_needs_is_kept() -> None:
+    # A printed given read weakly whose absence leaves several solutions: no rival.
+    puzzle, _ = _puzzle()
+    needed = [
+        i for i, v in enumerate(puzzle)
+        if v and len(solutions([0 if j == i else w for j, w in enumerate(puzzle)], limit=2)) > 1
+    ]  # fmt: skip
+    assert needed, "a generated puzzle is minimal: every given is needed"
+    cell = needed[0]
+    p = _probs(puzzle)
+    p[cell] = 0.02
+    p[cell, puzzle[cell]], p[cell, 0] = 0.4, 0.05
+    reading = revise(p)
+    assert reading.status == ReadStatus.OK
+    assert reading.givens == puzzle
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_burnt_out_reflection_is_refused_or_read_right(seed: int) -> None:
+    # The reflection's core is burnt white, digits and all: what it hid cannot be read,
+    # so the reader says so (naming the cells) unless nothing printed was lost.
+    page = render_stress_page(generate(5000 + seed), style=STRESS_STYLES["glare-burnt"], seed=seed)
+    result = read_photo(page.image)
+    if result.status == ReadStatus.OK:
+        assert result.givens == page.givens
+    else:
+        assert result.status == ReadStatus.UNREADABLE
+        assert result.doubtful_cells

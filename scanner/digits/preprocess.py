@@ -22,6 +22,14 @@ _BG_KERNEL = _DISC | _DISC.T  # OpenCV's disc is not quite square-symmetric
 # Ink weaker than this share of the grid's digits is noise (paper grain, JPEG, show-through
 # from the back of the page), never a faint digit worth a second look.
 FAINT_FLOOR = 0.25
+# A stroke from a cell's edge at least this long (share of the cell) and this many times
+# longer than wide is a grid line's remnant (see _erase_line_remnants); its ink is what
+# reaches this share of the cell's darkest.
+_REMNANT_LENGTH = 0.45
+_REMNANT_THIN = 5.0
+_REMNANT_INK = 0.35
+_REMNANT_SIDE = 0.3  # ... and lies in the outer 30% of the cell across its direction
+_REMNANT_GROW = np.ones((3, 3), dtype=np.uint8)
 _INNER = slice(12, 52)  # the central part of a cell, where the digit's strokes are
 # Grid lines run across the outer bands of a cell, or end in them at the grid's outer
 # corners; a digit's stroke there (a cell cut more than ~18% off) is rarely this long.
@@ -47,13 +55,18 @@ def check_cells(cells: npt.ArrayLike) -> UInt8Array:
     return arr
 
 
-def ink_maps_and_gains(cells: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+def ink_maps_and_gains(
+    cells: npt.ArrayLike, *, remnants: bool = False
+) -> tuple[FloatArray, FloatArray]:
     """Light-independent ink maps of cells, and how much fainter than the grid each is.
 
     Parameters
     ----------
     cells : (N, 64, 64) uint8 array
         Grayscale cells, dark ink on light paper.
+    remnants : bool
+        Erase long thin strokes running in from a cell's edge: grid lines cut across
+        by a lattice a little off (crumpled paper).
 
     Returns
     -------
@@ -87,6 +100,8 @@ def ink_maps_and_gains(cells: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
         v_lines = cv2.dilate(cv2.morphologyEx(d, cv2.MORPH_OPEN, _V_LINE), _ACROSS_V)
         lines = np.maximum(h_lines * _OUTER_ROWS, v_lines * _OUTER_ROWS.T)
         dark[i] = np.maximum(d - lines, 0.0)
+        if remnants:
+            _erase_line_remnants(dark[i])
     if n == 0:
         return dark, np.ones(0, dtype=np.float32)
     # Relative darkness still depends on the ink (grey or coloured print, blur): scale
@@ -99,6 +114,38 @@ def ink_maps_and_gains(cells: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
     own = np.maximum(np.maximum(peak, FAINT_FLOOR * grid_peak), 1e-6)
     gains = (scale / own).astype(np.float32)
     return ink, gains
+
+
+def _erase_line_remnants(dark: FloatArray) -> None:
+    """Erase, in place, strokes that are a grid line's remnant rather than a digit.
+
+    A lattice a little off on crumpled paper cuts cells across their wavy or slanted
+    lines, which the straight openings above cannot take. Such a remnant is a long thin
+    stroke near the cell's side that it runs along; a printed digit, even a 1 in a cell
+    cut 15% off, keeps to the middle, and a digit merged with a remnant is no thin stroke.
+    """
+    top = float(dark.max())
+    if top < 0.05:
+        return
+    mask = (dark > _REMNANT_INK * top).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    edge, low, high = CELL // 8, _REMNANT_SIDE * CELL, (1.0 - _REMNANT_SIDE) * CELL
+    for k in range(1, n):
+        x, y, w, h, _ = (int(v) for v in stats[k])
+        if max(w, h) < _REMNANT_LENGTH * CELL:
+            continue  # too short to be a line's remnant
+        if x >= edge and y >= edge and x + w <= CELL - edge and y + h <= CELL - edge:
+            continue  # clear of the edges
+        ys, xs = np.nonzero(labels == k)
+        pts = np.stack([xs, ys]).astype(np.float64)
+        small, big = np.linalg.eigvalsh(np.cov(pts))
+        if 4.0 * np.sqrt(big) < _REMNANT_LENGTH * CELL or big < _REMNANT_THIN**2 * max(small, 0.25):
+            continue  # not a long thin stroke
+        # Along which side: a stroke steeper than 45 degrees runs along the left or right.
+        across = pts[0] if h > w else pts[1]
+        if low < float(across.mean()) < high:
+            continue  # in the middle: a digit's stroke
+        dark[cv2.dilate((labels == k).astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
 
 
 def ink_maps(cells: npt.ArrayLike) -> FloatArray:

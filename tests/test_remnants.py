@@ -1,0 +1,59 @@
+"""Grid-line remnants in a cell cut a little off are erased; digits are kept.
+
+On crumpled paper the lattice can be a few pixels off a wavy line, which then crosses
+the cell as a slanted or bent stroke that the straight line openings do not take; read,
+it looks like a 1. ``ink_maps_and_gains(..., remnants=True)`` erases such strokes.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scanner.digits.preprocess import CELL, ink_maps_and_gains
+
+
+def _cell(*strokes: tuple[tuple[int, int], tuple[int, int], int]) -> np.ndarray:
+    """A light cell (64, 64) with dark strokes ((x0, y0), (x1, y1), width)."""
+    cell = np.full((CELL, CELL), 215, np.uint8)
+    for p0, p1, width in strokes:
+        cv2.line(cell, p0, p1, 40, width, cv2.LINE_AA)
+    return cell
+
+
+# A 4 in the batch sets the grid's ink strength, as the grid's digits do.
+FOUR = ((22, 14), (22, 40), 4), ((22, 40), (44, 40), 4), ((38, 14), (38, 52), 4)
+
+
+def _ink(cell: np.ndarray, *, remnants: bool) -> np.ndarray:
+    batch = np.stack([cell, _cell(*FOUR)])
+    return ink_maps_and_gains(batch, remnants=remnants)[0][0]
+
+
+def test_a_slanted_line_along_the_side_is_erased() -> None:
+    # A cell line slanting across the left part of the cell, from near its top edge.
+    cell = _cell(((6, 4), (16, 58), 3))
+    assert _ink(cell, remnants=False).max() > 0.5  # the openings leave it
+    assert _ink(cell, remnants=True).max() < 0.1
+
+
+def test_a_slanted_line_at_the_bottom_is_erased() -> None:
+    cell = _cell(((2, 44), (62, 62), 3))
+    assert _ink(cell, remnants=False).max() > 0.5
+    assert _ink(cell, remnants=True).max() < 0.1
+
+
+def test_a_one_in_a_cell_cut_off_is_kept() -> None:
+    # A plain 1 in a cell cut 15% off to the left and up: it nears the top edge, but
+    # keeps to the middle across its direction.
+    cell = _cell(((23, 4), (23, 42), 4))
+    kept = _ink(cell, remnants=True)
+    assert np.allclose(kept, _ink(cell, remnants=False))
+    assert kept.max() > 0.5
+
+
+def test_a_digit_touching_a_line_is_kept() -> None:
+    # A 7 whose stroke runs into a remnant along the right side: one blob, no thin stroke.
+    cell = _cell(((20, 14), (46, 14), 4), ((46, 14), (30, 50), 4), ((58, 2), (56, 62), 3))
+    kept = _ink(cell, remnants=True)
+    assert kept[14, 30] > 0.5 and kept[32, 38] > 0.5
