@@ -793,9 +793,10 @@ def _peaks(
 
     Returns
     -------
-    pos, strength, contrast : (L, B) arrays
-        Sub-pixel peak position, its height, and its height over the profile's level
-        ``2 * half`` away on either side (the larger of the two).
+    pos, strength : (L, B) arrays
+        Sub-pixel peak position and its height.
+    rise : (L, B, 2) array
+        Its height over the profile's level ``2 * half`` before and after it.
     """
     n, nb = prof.shape
     r = int(np.ceil(half))
@@ -817,7 +818,7 @@ def _peaks(
     side = round(2 * half)
     lo = prof[np.clip(p - side, 0, n - 1), bcol]
     hi = prof[np.clip(p + side, 0, n - 1), bcol]
-    return pos, y1, y1 - np.maximum(lo, hi)
+    return pos, y1, np.stack([y1 - lo, y1 - hi], axis=-1)
 
 
 def _triple_weights() -> tuple[npt.NDArray[np.intp], FloatArray]:
@@ -1015,7 +1016,11 @@ def _measure(
         else:
             expected = np.broadcast_to((m + c * lines)[:, None], (12, 11))
             half = 0.3 * c
-        pos, strength, contrast = _peaks(prof, np.asarray(expected, dtype=np.float64), half)
+        pos, strength, rise = _peaks(prof, np.asarray(expected, dtype=np.float64), half)
+        # A line stands out of the profile on both sides; the grid's frame need only
+        # stand out inwards (a phone's bezel or a box's edge may lie just outside).
+        contrast = rise.min(axis=2)
+        contrast[1], contrast[10] = rise[1, :, 1], rise[10, :, 0]
         # A line is found where its peak stands out of the profile around it and is not
         # much weaker than the typical line (thin grey lines are weaker than the border).
         counted = 1 + (_BOX_LINES if mode.boxes else _ALL_LINES)  # rows of the grid's lines

@@ -401,3 +401,23 @@ def test_the_lattice_follows_crumpled_paper(seed: int) -> None:
     error = np.linalg.norm(geometry.lattice * scale - truth, axis=2) / cell
     assert np.median(error) < 0.05
     assert np.percentile(error, 90) < 0.2
+
+
+def test_a_grid_whose_frame_touches_a_phone_bezel_is_found() -> None:
+    # A photographed app screen (benchmarks/bench_stress.py's screen-photo page 1): the
+    # grid spans the screen, so just outside its frame lies the dark bezel, and the
+    # frame stood out of the line profile on its inner side only.
+    from tests.synth import HELD_OUT_FONT_FAMILIES
+
+    family = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == "Hack")
+    if not family.available:
+        pytest.skip(f"font Hack ({family.package}) is not installed")
+    from solver.generate import generate
+
+    page = render_stress_page(
+        generate(5001), style=STRESS_STYLES["screen-photo"], seed=1, font=family
+    )
+    geom = locate_grid(_gray(page.image))
+    cell = float(np.linalg.norm(page.lattice[0, 9] - page.lattice[0, 0]) / 9)
+    err = np.linalg.norm(geom.lattice - page.lattice, axis=2) / cell
+    assert err.max() < 0.25
