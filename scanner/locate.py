@@ -1058,25 +1058,24 @@ def _measure(
         elif cover[0] >= 7 and cover[0] - cover[9] >= 4:
             shift[other] = -1
     coef_h, coef_v = coefs
-    # Intersections: y on horizontal line i at x, x on vertical line j at y; iterate.
     ii, jj = np.meshgrid(np.arange(10.0), np.arange(10.0), indexing="ij")
+    if wave[0] is not None and wave[1] is not None:
+        # Line j runs between cells j-1 and j: the offsets seen in the bands either side,
+        # added to the lattice as it came (this measurement's smooth model may differ
+        # from the one it converged to, most at a corner with little to see).
+        moved = _lattice_at(
+            lattice,
+            jj.ravel() + _crossing_offsets(wave[1]).T.ravel() / c,
+            ii.ravel() + _crossing_offsets(wave[0]).ravel() / c,
+        )
+        return moved.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
+    # Intersections: y on horizontal line i at x, x on vertical line j at y; iterate.
     xs = m + c * jj.ravel()
     ys = m + c * ii.ravel()
     for _ in range(4):
         # Clamped to the square so a wild fit cannot diverge (the drift test rejects it).
         ys = np.clip(_eval_lines(coef_h, ii.ravel(), xs, c, m, deg), 0, size)
         xs = np.clip(_eval_lines(coef_v, jj.ravel(), ys, c, m, deg), 0, size)
-    if wave[0] is not None and wave[1] is not None:
-        # Line j runs between cells j-1 and j: the offsets seen in the bands either side,
-        # added to the lattice as it came (this measurement's smooth model may differ
-        # from the one it converged to, most at a corner with little to see).
-        grid_x, grid_y = m + c * jj.ravel(), m + c * ii.ravel()
-        moved = _lattice_at(
-            lattice,
-            (grid_x + _crossing_offsets(wave[1]).T.ravel() - m) / c,
-            (grid_y + _crossing_offsets(wave[0]).ravel() - m) / c,
-        )
-        return moved.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
     drift = np.maximum(np.abs(xs - m - c * jj.ravel()), np.abs(ys - m - c * ii.ravel()))
     if not np.all(np.isfinite(drift)) or drift.max() > 1.5 * c:
         return None  # a wild fit (too few lines seen): not a measurement

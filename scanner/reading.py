@@ -425,12 +425,12 @@ def _weak_digit_left_out(reading: Reading, inked: Sequence[int] = ()) -> _Fix | 
         if not values[c] or (inked and inked[c] == values[c]):
             continue
         p_empty = next((pv for v, pv in reading.alternatives[c] if v == 0), 0.0)
-        if p_empty <= 0.0 or math.log(reading.confidence[c] / p_empty) > WEAK_EMPTY_ODDS:
+        cost = math.log(reading.confidence[c] / p_empty) if p_empty > 0.0 else math.inf
+        if cost > WEAK_EMPTY_ODDS:
             continue
         without = list(values)
         without[c] = 0
         if _consistent(without) == solution:
-            cost = math.log(reading.confidence[c] / p_empty)
             return cost, [(cost, c, 0)], list(solution or [])
     return None
 

@@ -112,6 +112,22 @@ def cells_bits(cells: Iterable[int]) -> int:
     return bits
 
 
+def candidate(cell: int, digit: int) -> int:
+    """The number of candidate ``(cell, digit)``: ``cell * 9 + digit - 1``, 0 to 728 in
+    cell order (the chain searches' candidate nodes, the forcing search's facts)."""
+    return cell * 9 + digit - 1
+
+
+def candidate_cell(cand: int) -> int:
+    """The cell of candidate number ``cand``."""
+    return cand // 9
+
+
+def candidate_digit(cand: int) -> int:
+    """The digit of candidate number ``cand``."""
+    return cand % 9 + 1
+
+
 def seeing_all(cells: Iterable[int]) -> int:
     """81-bit set of the cells that see every one of ``cells`` (the cells themselves excluded)."""
     bits = (1 << 81) - 1

@@ -136,7 +136,8 @@ def _erase_line_remnants(dark: FloatArray) -> None:
             continue  # too short to be a line's remnant
         if x >= edge and y >= edge and x + w <= CELL - edge and y + h <= CELL - edge:
             continue  # clear of the edges
-        ys, xs = np.nonzero(labels == k)
+        stroke = labels == k
+        ys, xs = np.nonzero(stroke)
         pts = np.stack([xs, ys]).astype(np.float64)
         small, big = np.linalg.eigvalsh(np.cov(pts))
         if 4.0 * np.sqrt(big) < _REMNANT_LENGTH * CELL or big < _REMNANT_THIN**2 * max(small, 0.25):
@@ -145,7 +146,7 @@ def _erase_line_remnants(dark: FloatArray) -> None:
         across = pts[0] if h > w else pts[1]
         if low < float(across.mean()) < high:
             continue  # in the middle: a digit's stroke
-        dark[cv2.dilate((labels == k).astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
+        dark[cv2.dilate(stroke.astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
 
 
 def ink_maps(cells: npt.ArrayLike) -> FloatArray:

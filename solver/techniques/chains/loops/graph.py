@@ -6,7 +6,7 @@ digit by digit, then the ALS nodes:
     ============================  ====================================================
     node id                       node
     ============================  ====================================================
-    0 .. CELL_NODES - 1 (728)     candidate: ``cell * 9 + digit - 1`` (``cand_node``)
+    0 .. CELL_NODES - 1 (728)     candidate: ``cell * 9 + digit - 1`` (``grid.candidate``)
     CELL_NODES .. als_base - 1    group node: 2-3 cells of a box-line intersection that
                                   hold a digit ("the digit is in one of them")
     als_base ..                   ALS node: (almost locked set, entry digit j); on, its
@@ -66,6 +66,8 @@ from ....grid import (
     PEER_LO,
     POPCOUNT,
     Grid,
+    candidate_cell,
+    candidate_digit,
     cells_of_bits,
     common_peers,
 )
@@ -106,21 +108,6 @@ ENTRY_NODE_SHIFT: Final = 1  # bits 1-: the node
 
 State = int  # node << STATE_NODE_SHIFT | level | on
 Entry = int  # node << ENTRY_NODE_SHIFT | on: a node of a found chain
-
-
-def cand_node(cell: int, digit: int) -> int:
-    """The node id of the candidate ``digit`` in ``cell``."""
-    return cell * 9 + digit - 1
-
-
-def node_cell(node: int) -> int:
-    """The cell of a candidate node."""
-    return node // 9
-
-
-def node_digit(node: int) -> int:
-    """The digit of a candidate node."""
-    return node % 9 + 1
 
 
 def make_state(node: int, level: int, on: bool) -> State:
@@ -174,10 +161,10 @@ _LINE_BOXES: tuple[tuple[int, ...], ...] = tuple(
     tuple(b for b in range(9) if HOUSE_BITS[line] & _BOX_BITS[b]) for line in range(18)
 )
 # the candidate nodes' attributes, copied for every graph
-_CELL_DIGIT: tuple[int, ...] = tuple(node_digit(n) for n in range(CELL_NODES))
-_CELL_CELL: tuple[int, ...] = tuple(node_cell(n) for n in range(CELL_NODES))
-_CELL_CELLS: tuple[int, ...] = tuple(1 << node_cell(n) for n in range(CELL_NODES))
-_CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[node_cell(n)] for n in range(CELL_NODES))
+_CELL_DIGIT: tuple[int, ...] = tuple(candidate_digit(n) for n in range(CELL_NODES))
+_CELL_CELL: tuple[int, ...] = tuple(candidate_cell(n) for n in range(CELL_NODES))
+_CELL_CELLS: tuple[int, ...] = tuple(1 << candidate_cell(n) for n in range(CELL_NODES))
+_CELL_BUDDIES: tuple[int, ...] = tuple(PEER_BITS[candidate_cell(n)] for n in range(CELL_NODES))
 # The links of a node that has none, shared (never appended to: ``link`` gives a node its
 # own list): most nodes have none, and a list each would cost time (and garbage collections).
 NO_LINKS: Final[list[int]] = []
@@ -334,7 +321,7 @@ class Graph:
         strong_bits = [0] * 10  # per digit: the cells whose candidate has a strong link
         for n in range(CELL_NODES):
             if strong[n]:
-                strong_bits[node_digit(n)] |= 1 << node_cell(n)
+                strong_bits[candidate_digit(n)] |= 1 << candidate_cell(n)
         for g in range(CELL_NODES, len(self.digit)):
             d, part = self.digit[g], self.cells[g]
             for p in cells_of_bits(self.buddies[g] & digit_bits[d]):

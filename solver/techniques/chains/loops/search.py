@@ -12,7 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Final, cast
 
-from ....grid import BIT, DIGITS_IN, PEER_BITS, POPCOUNT, Grid, cells_of_bits
+from ....grid import (
+    BIT,
+    DIGITS_IN,
+    PEER_BITS,
+    POPCOUNT,
+    Grid,
+    candidate,
+    candidate_cell,
+    cells_of_bits,
+)
 from ....statecache import digit_patterns, last_state
 from ....steps import ChainNode, Role, Step, mark
 from .graph import (
@@ -33,12 +42,10 @@ from .graph import (
     Entry,
     Graph,
     State,
-    cand_node,
     entry_node,
     entry_of,
     entry_on,
     make_state,
-    node_cell,
 )
 
 MAX_LINKS: Final = 24  # longer chains explain nothing a person can follow
@@ -179,7 +186,7 @@ class _Search:
         seen_groups, als_close = self.g.seen_groups, self.als_close
         closing: list[int] = []
         for d in digits:
-            s_node = cand_node(s_cell, d)
+            s_node = candidate(s_cell, d)
             for p in cells_of_bits(peer_bits[s_cell] & digit_bits[d]):
                 close[p * 9 + d - 1] = s_node << STATE_NODE_SHIFT
                 closing.append(p * 9 + d - 1)
@@ -216,7 +223,7 @@ class _Search:
         go_from, links = self.go_from, self.links
         close, als_base = self.close, self.als_base
         als_close = self.als_close
-        s_cell = node_cell(start)
+        s_cell = candidate_cell(start)
         # the states of the start cell's candidates (cell nodes only): lo <= st < hi
         lo = s_cell * CELL_STATES
         hi = lo + CELL_STATES
@@ -304,7 +311,7 @@ class _Search:
     def loops(self, s_cell: int, d: int, on: bool, bivalue: bool) -> None:
         """The Nice Loops of the last search: its chains back into the start cell."""
         grouped = self.grouped
-        start = cand_node(s_cell, d)
+        start = candidate(s_cell, d)
         first_strong = not on
         for obj in self.ends:
             end = cast(int, obj)

@@ -6,8 +6,8 @@ word, never as a tuple) and records why it holds in the same way. This module de
 those encodings, names their fields and holds the functions that make and read them, as
 HoDoKu's ``Chain.java`` documents its packed chain entries.
 
-A *candidate* ``(cell, digit)`` is numbered ``cell * 9 + digit - 1`` (0 to 728, in cell
-order; steps' evidence holds ``(cell, digit)`` pairs, as ``Step.refuted``).
+A *candidate* ``(cell, digit)`` is numbered ``cell * 9 + digit - 1`` (``grid.candidate``: 0
+to 728, in cell order; steps' evidence holds ``(cell, digit)`` pairs, as ``Step.refuted``).
 
 Fact: one candidate found true or false (``fact``, ``fact_candidate``, ``fact_on``)::
 
@@ -118,19 +118,6 @@ SLOT_BIT: Final[tuple[int, ...]] = tuple(
 )
 # The cell of slot ``s`` of house ``h``, at ``9 * h + s``.
 HOUSE_CELL: Final[tuple[int, ...]] = tuple(c for h in HOUSES for c in h)
-
-
-def candidate(cell: int, digit: int) -> int:
-    """The number of candidate ``(cell, digit)``."""
-    return cell * 9 + digit - 1
-
-
-def candidate_cell(cand: int) -> int:
-    return cand // 9
-
-
-def candidate_digit(cand: int) -> int:
-    return cand % 9 + 1
 
 
 def fact_of(cand: int, on: bool) -> int:

@@ -8,7 +8,7 @@ consequences clash and which facts it reaches, without following any premise.
 
 from __future__ import annotations
 
-from ....grid import BIT, DIGITS_IN, PEERS, POPCOUNT, SINGLE, Grid
+from ....grid import BIT, DIGITS_IN, PEERS, POPCOUNT, SINGLE, Grid, candidate
 from .facts import (
     CANDIDATE_SHIFT,
     HOUSE_CELL,
@@ -17,7 +17,6 @@ from .facts import (
     SLOT_BIT,
     SLOT_HOUSE,
     SLOTS,
-    candidate,
     fact_of,
     house_places,
     place_index,
