@@ -23,10 +23,18 @@ from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .digits.cnn import ROTATED, CnnEngine, fold_rotated, hand_share
-from .digits.preprocess import blank, ink_maps_and_gains
+from .digits.preprocess import against_reference, blank, ink_maps_gains_peaks
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry
-from .kinds import CellKind, cell_kinds, pencil_like, print_twins
+from .kinds import (
+    STRANGER_LIKENESS,
+    CellKind,
+    cell_kinds,
+    pencil_like,
+    print_likeness,
+    print_twins,
+    twin_families,
+)
 from .load import LoadedImage, load_image
 from .locate import locate_grid, locate_grids, rotated_lattice
 from .quality import diagnose, washed_out
@@ -43,7 +51,7 @@ T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float32]
 # What _read_cells returns: turns, lattice, probabilities, hand shares, sideways shares,
-# cells, ink maps, faint ink.
+# cells, ink maps, faint ink, stroke peaks.
 _CellsRead = tuple[
     int,
     GridGeometry,
@@ -53,6 +61,7 @@ _CellsRead = tuple[
     npt.NDArray[np.uint8],
     FloatMaps,
     npt.NDArray[np.bool_],
+    FloatArray,
 ]
 
 # Handwriting is read on a page only where some digits surely look written (share at
@@ -182,23 +191,17 @@ def _read_cells(
     (see ``cnn.hand_share``; 0 for an engine that reads print only), each cell's
     probability (81,) of a digit turned on its side (``cnn.ROTATED``; 0 likewise), the
     cells (81, 64, 64) as cut, unturned, with their ink maps, and which of those hold
-    faint ink (81,): not blank, but their strokes under half as strong as the grid's
-    digits (``ink_maps_and_gains`` gives them a gain over 1).
+    which of those hold faint ink (81,): not blank, but their strokes under half as
+    strong as the grid's digits (``ink_maps_gains_strengths`` gives them a gain over
+    1), and each cell's strongest strokes (81,) (``ink_maps_gains_peaks``).
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
-    ink, gains = ink_maps_and_gains(cells, remnants=True)
+    ink, gains, peaks = ink_maps_gains_peaks(cells, remnants=True)
     best: tuple[float, int, npt.NDArray[np.float64], FloatArray, FloatArray] | None = None
     for k in range(4):
         # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
-        turn = -k % 4
-        if isinstance(engine, CnnEngine):
-            full = engine.classify_turned_full(ink, gains, turn)
-            read, hand, sideways = fold_rotated(full), hand_share(full), full[:, ROTATED]
-        else:
-            read = engine.classify(turn_cells(cells, turn))
-            hand = sideways = np.zeros(81, dtype=np.float32)
-        probs = np.asarray(read, dtype=np.float64)
+        probs, hand, sideways = _classify(engine, cells, ink, gains, -k % 4)
         score = orientation_score(probs)
         if best is None or score > best[0]:
             best = (score, k, probs, hand, sideways)
@@ -208,7 +211,21 @@ def _read_cells(
     _, k, probs, hand, sideways = best
     faint = (gains > 1.0) & ~blank(ink)
     lattice = rotated_lattice(geometry, k) if k else geometry
-    return k, lattice, probs, hand, sideways, cells, ink, faint
+    return k, lattice, probs, hand, sideways, cells, ink, faint, peaks
+
+
+def _classify(
+    engine: DigitEngine, cells: npt.NDArray[np.uint8], ink: FloatMaps, gains: FloatArray, turn: int
+) -> tuple[npt.NDArray[np.float64], FloatArray, FloatArray]:
+    """Probabilities (81, 10), hand shares (81,) and sideways shares (81,) of the grid
+    turned ``turn`` quarter turns, from its cells and their ink maps and gains as cut."""
+    if isinstance(engine, CnnEngine):
+        full = engine.classify_turned_full(ink, gains, turn)
+        read, hand, sideways = fold_rotated(full), hand_share(full), full[:, ROTATED]
+    else:
+        read = engine.classify(turn_cells(cells, turn))
+        hand = sideways = np.zeros(81, dtype=np.float32)
+    return np.asarray(read, dtype=np.float64), hand, sideways
 
 
 def read_photo(
@@ -320,13 +337,25 @@ def _scan_grid(
     start: float,
 ) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light)."""
-    rotation, oriented, probs, hand, sideways, cells, maps, faint = _read_cells(
+    rotation, oriented, probs, hand, sideways, cells, maps, faint, peaks = _read_cells(
         ink, geometry, engine
     )
     handwritten_page = _holds_handwriting(hand[probs[:, 0] < 0.5])
-    shares = hand.copy()
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
     perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
+    looks_printed = None  # on a page written on: the digit cells (as cut) of print shape
+    if handwritten_page:
+        # Print is measured against the print: pen darker than a blurred print (pasted
+        # or sharper handwriting) would leave the print faint, or blank and unread.
+        looks_printed = np.zeros(81, dtype=bool)
+        looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
+        rescaled = against_reference(maps, peaks, looks_printed)
+        if rescaled is not None:
+            maps, gains = rescaled
+            faint = (gains > 1.0) & ~blank(maps)
+            probs, hand, sideways = _classify(engine, cells, maps, gains, -rotation % 4)
+            looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
+    shares = hand.copy()
     twins = np.zeros(81, dtype=bool)
     if handwritten_page:
         # A digit whose shape is not sure it is written and that is a copy of a surely
@@ -335,8 +364,19 @@ def _scan_grid(
         # written 1 is a copy of a printed one often enough that a sure shape wins.
         top = probs.argmax(axis=1)
         sure_digit = np.where(probs[np.arange(81), top] >= INKED, top, 0)
-        twins = print_twins(maps[perm], sure_digit, hand < HAND_SURE, hand <= 1 - HAND_SURE)
+        # Three copies of one glyph are a font even when the network doubts each.
+        likely_digit = np.where(probs[np.arange(81), top] >= 0.5, top, 0)
+        family = twin_families(maps[perm], likely_digit, hand < HAND_SURE)
+        sure_digit = np.where(family, likely_digit, sure_digit)
+        printed = (hand <= 1 - HAND_SURE) | family
+        twins = print_twins(maps[perm], sure_digit, hand < HAND_SURE, printed)
         hand = np.where(twins, 0.0, hand)
+        # And a digit whose shape is not sure it is print, far from every surely printed
+        # digit of its value, is no print: the person's digit the network took for one.
+        unsure_print = (hand > 1 - HAND_SURE) & (hand < 0.5)
+        likeness = print_likeness(maps[perm], sure_digit, unsure_print, hand <= 1 - HAND_SURE)
+        with np.errstate(invalid="ignore"):
+            hand = np.where(likeness < STRANGER_LIKENESS, np.maximum(hand, HAND_DOUBT[1]), hand)
         # The shares spread wider than the kinds do: a quarter or less is print, three
         # quarters or more is hand; only what lies between is in doubt.
         hand = np.clip((hand - HAND_DOUBT[0]) / (HAND_DOUBT[1] - HAND_DOUBT[0]), 0.0, 1.0)
@@ -369,7 +409,9 @@ def _scan_grid(
     busy = np.flatnonzero(digit)
     pencil = np.zeros(81, dtype=bool)
     if len(busy):
-        pencil[busy] = pencil_like(maps[busy])
+        pencil[busy] = pencil_like(
+            maps[busy], reference=None if looks_printed is None else looks_printed[busy]
+        )
     pencil = pencil[perm] & (np.asarray(kinds) == CellKind.GIVEN)
     # The person's digits: another ink than the print (decisive), or a written shape.
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
@@ -426,6 +468,8 @@ def _scan_grid(
     if reading.solution is not None:
         entries = _settle_entries(entries, entry_probs, reading.solution)
         _doubt_clashing_givens(reading, entries, inked)
+    if reading.solution is not None and handwritten_page:
+        _doubt_unsure_mistakes(reading, entries, entry_probs)
     if undecided:
         reading.status = ReadStatus.UNREADABLE
         reading.problem = "digits in two colours, and neither looks like the printed givens"
@@ -555,6 +599,28 @@ def _doubt_clashing_givens(
         f"the handwritten digits clash with the printed {cells_text(doubted)}, read in doubt"
     )
     reading.doubtful_cells = list(dict.fromkeys(doubted + reading.doubtful_cells))
+
+
+def _doubt_unsure_mistakes(
+    reading: Reading, entries: list[int], probs: npt.NDArray[np.float64]
+) -> None:
+    """Unreadable when a handwritten entry that would be a mistake is not surely that digit.
+
+    A mistake is something the person did; a handwritten digit read under ``INKED``
+    (a 2 that may be a 4 or a 7) that disagrees with the solution may just as well be a
+    misread, and the person would be blamed for the reader's doubt. The reader names
+    the cell instead. (An app's entries are print in another colour: read as print.)
+    """
+    assert reading.solution is not None
+    unsure = [
+        c for c, v in enumerate(entries) if v and v != reading.solution[c] and probs[c, v] < INKED
+    ]
+    if not unsure:
+        return
+    reading.status = ReadStatus.UNREADABLE
+    reading.solution = None
+    reading.problem = f"the handwritten {cells_text(unsure)} could not be read with confidence"
+    reading.doubtful_cells = list(dict.fromkeys(unsure + reading.doubtful_cells))
 
 
 def _settle_entries(

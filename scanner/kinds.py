@@ -32,12 +32,15 @@ from .geometry import GridGeometry
 __all__ = [
     "COLOUR_SPLIT",
     "PENCIL_SHARE",
+    "STRANGER_LIKENESS",
     "TWIN_LIKENESS",
     "CellKind",
     "Kinds",
     "cell_kinds",
     "pencil_like",
+    "print_likeness",
     "print_twins",
+    "twin_families",
 ]
 
 # Two ink colours this far apart (Lab a*b* distance; ~ΔE) are two kinds of ink: black
@@ -61,6 +64,10 @@ _NEUTRAL = 12.0
 # 0.96 or more in 95% of pairs on the training half of Wicht's mixed photos, while a
 # handwritten digit reaches it against a printed one of its value in 3 of ~5000.
 TWIN_LIKENESS = 0.96
+# ... and a digit read as print whose likest printed digit of its value correlates under
+# 0.85 is no print: 5 of 4,439 printed digits with such a reference fall under it on
+# Wicht's mixed photos (both halves), 21 of the 31 handwritten digits read as print.
+STRANGER_LIKENESS = 0.85
 _TWIN_SHIFT = 2  # pixels either way the two maps may still be off after centring
 _TWIN_WINDOW = slice(8, 56)  # the part of a centred 64-pixel map a digit fills
 
@@ -112,14 +119,18 @@ def _ink_colours(
     return out
 
 
-def pencil_like(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+def pencil_like(
+    ink: npt.NDArray[np.float32], *, reference: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]:
     """Which digit cells' ink maps (N, 64, 64) look like pencil marks rather than print.
 
     A cell looks so when its tallest stroke is under ``PENCIL_SHARE`` of the grid's
     typical digit (the 90th percentile of the cells given, which stays print even where
-    many cells hold marks) *and* it is off the middle (``_OFF_CENTRE``) or has company of
-    its own size (several candidates). On the 160 reference photos 3 of 4,621 printed
-    digits look so (cut badly by the lattice); callers treat it as doubt, not as proof.
+    many cells hold marks; of the ``reference`` cells (N,) only, when at least 5 are
+    given: the print of a page whose pen writes taller) *and* it is off the middle
+    (``_OFF_CENTRE``) or has company of its own size (several candidates). On the 160
+    reference photos 3 of 4,621 printed digits look so (cut badly by the lattice);
+    callers treat it as doubt, not as proof.
     """
     n, size, _ = ink.shape
     tallest = np.zeros(n)
@@ -135,7 +146,8 @@ def pencil_like(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         tallest[i] = max((h for h, _, _ in strokes), default=0)
     if not tallest.any():
         return marks
-    typical = float(np.percentile(tallest, 90))
+    measured = tallest if reference is None or reference.sum() < 5 else tallest[reference]
+    typical = float(np.percentile(measured, 90))
     for i, strokes in enumerate(found):
         if not strokes or tallest[i] >= PENCIL_SHARE * typical:
             continue
@@ -301,17 +313,18 @@ def _likeness(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
     return float(finite.max()) if finite.size else -1.0
 
 
-def print_twins(
+def print_likeness(
     ink: npt.NDArray[np.floating[Any]],
     digits: npt.ArrayLike,
-    written: npt.ArrayLike,
+    candidates: npt.ArrayLike,
     printed: npt.ArrayLike,
-) -> npt.NDArray[np.bool_]:
-    """Cells read as written whose ink is a copy of a printed digit's on the same grid.
+) -> FloatArray:
+    """How alike each candidate's ink is to the likest surely printed digit of its value.
 
     A puzzle's givens are one font at one size: every printed 7 of a grid is the same
-    glyph, while a person's 7 differs from the print every time. So a digit read as
-    written that matches a surely printed one of its value (``TWIN_LIKENESS``) is print.
+    glyph, while a person's 7 differs from the print every time. So a candidate that
+    matches a surely printed digit of its value (``TWIN_LIKENESS``) is print, and one
+    far from every such digit (``STRANGER_LIKENESS``) is not.
 
     Parameters
     ----------
@@ -319,20 +332,21 @@ def print_twins(
         The cells' ink maps (``ink_maps_and_gains``), in the order of the other arrays.
     digits : (81,) int array
         The digit each cell holds, 0 when none or in doubt.
-    written : (81,) bool array
-        Cells read as the person's writing: the candidates.
+    candidates : (81,) bool array
+        The cells to measure.
     printed : (81,) bool array
         Cells surely printed: the references.
 
     Returns
     -------
-    (81,) bool array
-        The candidates with a printed twin.
+    (81,) float array
+        The best normalised correlation with another reference cell of the same digit;
+        NaN for cells not measured, without a digit or without such a reference.
     """
     values = np.asarray(digits).ravel()
-    cand = np.asarray(written, dtype=bool).ravel() & (values > 0)
+    cand = np.asarray(candidates, dtype=bool).ravel() & (values > 0)
     refs = np.asarray(printed, dtype=bool).ravel() & (values > 0)
-    out = np.zeros(len(values), dtype=bool)
+    out = np.full(len(values), np.nan)
     features: dict[int, npt.NDArray[np.float32]] = {}
 
     def feature(c: int) -> npt.NDArray[np.float32]:
@@ -341,6 +355,54 @@ def print_twins(
         return features[c]
 
     for c in np.flatnonzero(cand):
-        twins = [t for t in np.flatnonzero(refs & (values == values[c])) if t != c]
-        out[c] = any(_likeness(feature(int(c)), feature(int(t))) >= TWIN_LIKENESS for t in twins)
+        twins = [int(t) for t in np.flatnonzero(refs & (values == values[c])) if t != c]
+        if twins:
+            out[c] = max(_likeness(feature(int(c)), feature(t)) for t in twins)
     return out
+
+
+def twin_families(
+    ink: npt.NDArray[np.floating[Any]], digits: npt.ArrayLike, candidates: npt.ArrayLike
+) -> npt.NDArray[np.bool_]:
+    """Candidates that are one glyph with at least two others of their digit: print.
+
+    Without a surely printed digit of a value to compare with, three or more copies of
+    one glyph are still a font: a person's digits of one value are each their own
+    (OpenCV-style twins, ``TWIN_LIKENESS``, in about 1 in 60 pairs of handwritten digits
+    on Wicht's mixed photos, and no triple; 26 of 30 triples of printed digits read in
+    doubt are). A written 1 is a plain stroke, as alike as print: never counted.
+
+    Parameters as in :func:`print_likeness`; returns (81,) bool, the candidates found in
+    a family of three mutual twins.
+    """
+    values = np.asarray(digits).ravel()
+    cand = np.asarray(candidates, dtype=bool).ravel() & (values > 1)
+    out = np.zeros(len(values), dtype=bool)
+    for digit in np.unique(values[cand]):
+        cells = [int(c) for c in np.flatnonzero(cand & (values == digit))]
+        if len(cells) < 3:
+            continue
+        features = [_twin_features(ink[c]) for c in cells]
+        n = len(cells)
+        alike = np.zeros((n, n), dtype=bool)
+        for i in range(n):
+            for j in range(i + 1, n):
+                best = max(_likeness(features[i], features[j]), _likeness(features[j], features[i]))
+                alike[i, j] = alike[j, i] = best >= TWIN_LIKENESS
+        for i in range(n):
+            for j in range(i + 1, n):
+                if alike[i, j] and (alike[i] & alike[j]).any():
+                    out[[cells[i], cells[j]]] = True
+    return out
+
+
+def print_twins(
+    ink: npt.NDArray[np.floating[Any]],
+    digits: npt.ArrayLike,
+    written: npt.ArrayLike,
+    printed: npt.ArrayLike,
+) -> npt.NDArray[np.bool_]:
+    """Cells read as ``written`` (81,) whose ink is a copy of a ``printed`` digit's on
+    the same grid (``TWIN_LIKENESS``; arrays as in :func:`print_likeness`)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(print_likeness(ink, digits, written, printed) >= TWIN_LIKENESS)

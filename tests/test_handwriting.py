@@ -13,13 +13,25 @@ import pytest
 from PIL import Image, ImageDraw
 
 from benchmarks.bench_mixed import mistakes_of
-from scanner.api import ScanResult, _inks_by_shape, read_photo
+from scanner.api import INKED, ScanResult, _doubt_unsure_mistakes, _inks_by_shape, read_photo
 from scanner.digits import devdata, synth
 from scanner.digits.cnn import CnnEngine, digits_and_hands
-from scanner.digits.preprocess import ink_maps_and_gains
+from scanner.digits.preprocess import (
+    against_reference,
+    blank,
+    ink_maps_and_gains,
+    ink_maps_gains_peaks,
+)
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind, print_twins
-from scanner.reading import ReadStatus
+from scanner.kinds import (
+    STRANGER_LIKENESS,
+    TWIN_LIKENESS,
+    CellKind,
+    pencil_like,
+    print_likeness,
+    print_twins,
+)
+from scanner.reading import ReadStatus, revise
 from tests.synth import (
     HERSHEY_SCRIPT,
     PEN_INKS,
@@ -222,6 +234,96 @@ def test_a_copy_of_a_printed_digit_is_its_twin_and_a_written_one_is_not() -> Non
     assert twins[:6].tolist() == [True, True, True, False, False, False]
     # Without a printed reference of its value a copy has nothing to be the twin of.
     assert not print_twins(ink, digits, digits > 0, np.zeros(81, dtype=bool)).any()
+    # Measured the other way: the written 7s are strangers to the print, the moved
+    # copy is not, and the printed 4 has no reference to be measured against.
+    likeness = print_likeness(ink, digits, digits > 0, printed)
+    assert likeness[2] >= TWIN_LIKENESS
+    assert (likeness[3:5] < STRANGER_LIKENESS).all(), likeness[3:5]
+    assert np.isnan(likeness[5]) and np.isnan(likeness[6:]).all()
+
+
+def _strokes(
+    cell_ink: int, digit: int, size: float, at: tuple[int, int] = (32, 32)
+) -> npt.NDArray[np.uint8]:
+    """A light cell with ``digit`` in gray level ``cell_ink``, ``size`` times a full digit."""
+    cell = np.full((64, 64), 235, dtype=np.uint8)
+    image = Image.fromarray(cell)
+    font = _font(None, max(int(40 * size), 6))
+    ImageDraw.Draw(image).text(at, str(digit), fill=cell_ink, font=font, anchor="mm")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def test_print_is_measured_against_the_print_on_a_page_in_darker_pen() -> None:
+    # Cells 0-39 dark pen (the grid's typical digits), 40-49 a print at a fifth of its
+    # contrast (blurred or faded beside pasted pen), the rest empty paper.
+    cells = np.stack(
+        [_strokes(20, 1 + i % 9, 1.0) for i in range(40)]
+        + [_strokes(195, 1 + i % 9, 1.0) for i in range(10)]
+        + [np.full((64, 64), 235, dtype=np.uint8)] * 31
+    )
+    ink, gains, peaks = ink_maps_gains_peaks(cells)
+    print_cells = np.zeros(81, dtype=bool)
+    print_cells[40:50] = True
+    assert (gains[40:50] > 1.0).all()  # against all the grid's digits the print is faint
+    rescaled = against_reference(ink, peaks, print_cells)
+    assert rescaled is not None
+    ink2, gains2 = rescaled
+    assert (gains2[40:50] <= 1.0).all() and not blank(ink2[40:50]).any()
+    assert ink2[40:50].max(axis=(1, 2)).min() > 0.9  # the print's strokes reach about 1
+    np.testing.assert_allclose(ink2[:40], ink[:40], atol=1e-6)  # the pen is as it was
+    assert blank(ink2[50:]).all()  # and the empty paper is still blank
+    # Fewer than 5 reference cells, or a reference as strong as the grid: no change.
+    few = np.zeros(81, dtype=bool)
+    few[40:44] = True
+    assert against_reference(ink, peaks, few) is None
+    pen = np.zeros(81, dtype=bool)
+    pen[:40] = True
+    assert against_reference(ink, peaks, pen) is None
+
+
+def test_pencil_marks_are_measured_against_the_print_when_the_pen_is_taller() -> None:
+    # Cells 0-9 tall pen digits, 10-17 a small print set a little off the middle.
+    cells = np.stack(
+        [_strokes(30, 1 + i % 9, 1.1) for i in range(10)]
+        + [_strokes(30, 1 + i % 9, 0.45, at=(17, 17)) for i in range(8)]
+    )
+    ink, _ = ink_maps_and_gains(cells)
+    print_cells = np.arange(18) >= 10
+    assert pencil_like(ink)[10:].all()
+    assert not pencil_like(ink, reference=print_cells)[10:].any()
+
+
+def _one_solution_probs(puzzle: list[int]) -> npt.NDArray[np.float64]:
+    probs = np.zeros((81, 10))
+    probs[np.arange(81), puzzle] = 1.0
+    return probs
+
+
+def test_an_entry_read_in_doubt_against_the_solution_is_no_mistake_but_a_doubt() -> None:
+    puzzle, solution, _ = game(2, 1.0)
+    empty = [i for i, v in enumerate(puzzle) if not v]
+    sure_wrong, unsure_wrong, unsure_right = empty[:3]
+    entries = [0] * 81
+    probs = np.zeros((81, 10))
+    for c, digit, p in [
+        (sure_wrong, solution[sure_wrong] % 9 + 1, 0.95),
+        (unsure_wrong, solution[unsure_wrong] % 9 + 1, INKED - 0.1),
+        (unsure_right, solution[unsure_right], INKED - 0.1),
+    ]:
+        entries[c] = digit
+        probs[c, digit] = p
+        probs[c, 0] = 1.0 - p
+    reading = revise(_one_solution_probs(puzzle))
+    assert reading.status == ReadStatus.OK
+    # A wrong digit read with confidence is the person's mistake: the reading stands.
+    sure_only = [e if c != unsure_wrong else 0 for c, e in enumerate(entries)]
+    _doubt_unsure_mistakes(reading, sure_only, probs)
+    assert reading.status == ReadStatus.OK and reading.solution == solution
+    # A wrong digit read in doubt may be the reader's misread: the cell is named.
+    _doubt_unsure_mistakes(reading, entries, probs)
+    assert reading.status == ReadStatus.UNREADABLE and reading.solution is None
+    assert reading.doubtful_cells[0] == unsure_wrong
+    assert "could not be read with confidence" in reading.problem
 
 
 def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() -> None:

@@ -58,7 +58,17 @@ def check_cells(cells: npt.ArrayLike) -> UInt8Array:
 def ink_maps_and_gains(
     cells: npt.ArrayLike, *, remnants: bool = False
 ) -> tuple[FloatArray, FloatArray]:
-    """Light-independent ink maps of cells, and how much fainter than the grid each is.
+    """Light-independent ink maps of cells, and how much fainter than the grid each is:
+    the first two arrays of :func:`ink_maps_gains_peaks`."""
+    ink, gains, _ = ink_maps_gains_peaks(cells, remnants=remnants)
+    return ink, gains
+
+
+def ink_maps_gains_peaks(
+    cells: npt.ArrayLike, *, remnants: bool = False
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Light-independent ink maps of cells, how much fainter than the grid each is, and
+    how strong each cell's strokes are.
 
     Parameters
     ----------
@@ -79,6 +89,10 @@ def ink_maps_and_gains(
         (1 for a cell as dark as the grid's digits; more for fainter ink, which
         ``ink`` keeps faint so that noise is never blown up into a digit), counting
         strokes fainter than ``FAINT_FLOOR`` of the grid's as that.
+    peaks : (N,) float32 array
+        Each cell's strongest strokes (relative darkness): the grid's typical digit
+        strokes are their 90th percentile. :func:`against_reference` scales the maps
+        against some of the cells instead.
     """
     arr = check_cells(cells)
     n = len(arr)
@@ -103,17 +117,52 @@ def ink_maps_and_gains(
         if remnants:
             _erase_line_remnants(dark[i])
     if n == 0:
-        return dark, np.ones(0, dtype=np.float32)
-    # Relative darkness still depends on the ink (grey or coloured print, blur): scale
-    # each cell by its own strokes, but never by less than half the grid's typical
-    # strokes, so the faint noise of an empty cell is not blown up into a digit.
-    peak = np.percentile(dark[:, _INNER, _INNER].reshape(n, -1), 99.0, axis=1)
-    grid_peak = float(np.percentile(peak, 90.0))
-    scale = np.maximum(np.maximum(peak, 0.5 * grid_peak), 0.06)
+        return dark, np.ones(0, dtype=np.float32), np.zeros(0, dtype=np.float32)
+    peaks = np.percentile(dark[:, _INNER, _INNER].reshape(n, -1), 99.0, axis=1)
+    peaks = peaks.astype(np.float32)
+    ink, gains = _scaled(dark, peaks, float(np.percentile(peaks, 90.0)))
+    return ink, gains, peaks
+
+
+def _scales(peaks: FloatArray, grid_peak: float) -> FloatArray:
+    """What each cell's relative darkness is divided by to make its ink map.
+
+    Relative darkness still depends on the ink (grey or coloured print, blur): each cell
+    is scaled by its own strokes, but never by less than half the grid's typical
+    strokes, so the faint noise of an empty cell is not blown up into a digit.
+    """
+    return np.maximum(np.maximum(peaks, 0.5 * grid_peak), 0.06).astype(np.float32)
+
+
+def _scaled(dark: FloatArray, peaks: FloatArray, grid_peak: float) -> tuple[FloatArray, FloatArray]:
+    """Ink maps and gains (see :func:`ink_maps_gains_peaks`) of relative darkness maps."""
+    scale = _scales(peaks, grid_peak)
     ink = np.clip(dark / scale[:, None, None], 0.0, 1.0).astype(np.float32)
-    own = np.maximum(np.maximum(peak, FAINT_FLOOR * grid_peak), 1e-6)
-    gains = (scale / own).astype(np.float32)
-    return ink, gains
+    own = np.maximum(np.maximum(peaks, FAINT_FLOOR * grid_peak), 1e-6)
+    return ink, (scale / own).astype(np.float32)
+
+
+def against_reference(
+    ink: FloatArray, peaks: FloatArray, reference: npt.NDArray[np.bool_]
+) -> tuple[FloatArray, FloatArray] | None:
+    """Ink maps and gains measured against the ``reference`` cells' digits.
+
+    ``ink`` and ``peaks`` are from :func:`ink_maps_gains_peaks`, ``reference`` (N,) the
+    cells whose typical strokes (90th percentile) should count as the grid's: the print
+    of a page written on in pen that is darker than the print (pasted or sharper
+    handwriting beside a blurred print would leave the print as faint, even blank).
+    None when that changes nothing: fewer than 5 reference cells, or theirs are no
+    weaker than the grid's. The maps change only where the old scale exceeded the cell's
+    own strokes, so nothing was clipped there and the darkness is recovered exactly.
+    """
+    if int(reference.sum()) < 5:
+        return None
+    grid_peak = float(np.percentile(peaks, 90.0))
+    level = float(np.percentile(peaks[reference], 90.0))
+    if level >= grid_peak:
+        return None
+    dark = ink * _scales(peaks, grid_peak)[:, None, None]
+    return _scaled(dark, peaks, level)
 
 
 def _erase_line_remnants(dark: FloatArray) -> None:

@@ -291,7 +291,9 @@
     els.padTitle.textContent = `Cell ${name} (row ${Math.floor(i / 9) + 1}, column ${(i % 9) + 1})`;
     els.padNow.textContent = (g !== '0' ? `Now: printed ${g}` : m !== '0' ? `Now: yours, ${m}` : 'Now: empty') +
       (doubt ? ' (not sure)' : '');
-    setPadKind(doubt || m === '0' || g !== '0' ? 'printed' : 'mine');
+    // A cell holding the person's digit stays theirs, doubtful or not (a doubtful
+    // handwritten digit is to be read again, not made part of the print).
+    setPadKind(m !== '0' && g === '0' ? 'mine' : 'printed');
     const cur = g !== '0' ? g : m;
     padDigits.forEach((b) => b.classList.toggle('current', b.dataset.digit === cur));
     els.padBackdrop.hidden = false;
