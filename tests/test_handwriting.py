@@ -30,6 +30,7 @@ from scanner.kinds import (
     pencil_like,
     print_likeness,
     print_twins,
+    twin_families,
 )
 from scanner.reading import ReadStatus, revise
 from tests.synth import (
@@ -240,6 +241,28 @@ def test_a_copy_of_a_printed_digit_is_its_twin_and_a_written_one_is_not() -> Non
     assert likeness[2] >= TWIN_LIKENESS
     assert (likeness[3:5] < STRANGER_LIKENESS).all(), likeness[3:5]
     assert np.isnan(likeness[5]) and np.isnan(likeness[6:]).all()
+
+
+def test_three_copies_of_one_glyph_are_a_font_even_without_a_sure_print() -> None:
+    # Cells 0-2 one printed 7 (moved a pixel or two), 3-5 written 7s of three slants
+    # (leaning back or upright: leaning forward the script's 7 is DejaVu's, a twin),
+    # 6-8 printed 1s (a plain stroke, as alike in pen: never a family), 9-10 two
+    # printed 4s (two are no family).
+    cells = np.stack(
+        [_cell(_printed(7), shift) for shift in [(0, 0), (2, -1), (-1, 2)]]
+        + [_cell(_written(7, slant), (0, 0)) for slant in (-0.3, -0.15, 0.0)]
+        + [_cell(_printed(1), shift) for shift in [(0, 0), (1, 1), (-2, 0)]]
+        + [_cell(_printed(4), (0, 0)), _cell(_printed(4), (1, 0))]
+        + [np.full((64, 64), 235, dtype=np.uint8)] * 70
+    )
+    ink, _ = ink_maps_and_gains(cells)
+    digits = np.array([7] * 6 + [1] * 3 + [4] * 2 + [0] * 70)
+    family = twin_families(ink, digits, digits > 0)
+    assert family[:3].all() and not family[3:].any()
+    # Only candidates count: two copies among them are not three.
+    one_left_out = digits > 0
+    one_left_out[2] = False
+    assert not twin_families(ink, digits, one_left_out).any()
 
 
 def _strokes(

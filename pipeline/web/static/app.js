@@ -189,12 +189,18 @@
     els.reading.scrollIntoView({ block: 'start' });
   }
 
+  // The reader's problem and hint are phrases: shown as sentences, one after the other.
+  function sentence(text) {
+    const t = String(text).trim();
+    return t && t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? '' : '.');
+  }
+
   function updateSummary() {
     const info = state.info || {};
     const parts = [];
     if (info.status && info.status !== 'read' && (state.doubtful.size || !state.corrected.size)) {
-      parts.push(info.problem || 'The photo was hard to read.');
-      if (info.hint) parts.push(info.hint);
+      parts.push(sentence(info.problem || 'The photo was hard to read.'));
+      if (info.hint) parts.push(sentence(info.hint));
     }
     parts.push(`Read: ${plural(countDigits(state.givens), 'printed digit')}, ${countDigits(state.entries)} of yours.`);
     if (state.doubtful.size) parts.push(`${state.doubtful.size} not sure (red "?"): tap to fix.`);
