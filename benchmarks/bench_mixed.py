@@ -15,8 +15,9 @@ trained half, marked as such). Each photo is read by ``scanner.read_photo``:
   ``entries`` the handwritten ones);
 * mistakes as taken: the entries checked against the printed puzzle's solution must
   name no cell (every handwritten digit of the set is right);
-* two swapped: two handwritten digits that differ are swapped in the photo's pixels,
-  so both are wrong; ``mistakes`` must name exactly those two cells.
+* two swapped: two handwritten digits that differ are swapped in the photo's pixels
+  (as ink on each cell's own paper: ``swap_cells``), so both are wrong; ``mistakes``
+  must name exactly those two cells.
 
 Rendered pages (``tests.synth.render_stress_page``) have entries written in the held-out
 handwriting (``scanner.digits.synth.HELD_OUT_HAND_FONT_DIRS``: install fonts-sjfonts,
@@ -137,19 +138,35 @@ def read(image: npt.NDArray[np.uint8], name: str) -> ScanResult | None:
 def swap_cells(
     image: npt.NDArray[np.uint8], geometry: GridGeometry, a: int, b: int
 ) -> npt.NDArray[np.uint8]:
-    """The image with the middles of cells ``a`` and ``b`` exchanged (in perspective)."""
+    """The image with the ink in the middles of cells ``a`` and ``b`` exchanged.
+
+    The middle 80% of each cell (clear of its lines) is moved into the other in
+    perspective, as ink on paper: the moved pixels are divided by their own cell's paper
+    and multiplied by the destination's, so a digit written on a shaded or darker part of
+    the page lands on its new paper without a pasted patch's edges (which the person's
+    wrong digit would not have either).
+    """
     out = image.copy()
     h, w = image.shape[:2]
+    cell = float(np.linalg.norm(geometry.cell_quad(0, 1)[0] - geometry.cell_quad(0, 0)[0]))
+    size = max(3, int(cell / 3) | 1)
+    closing = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    # The paper: a closing wider than any stroke, smoothed; never darker than the pixel.
+    paper = cv2.GaussianBlur(cv2.morphologyEx(image, cv2.MORPH_CLOSE, closing), (0, 0), size / 3)
+    paper = np.maximum(paper, image).astype(np.float32) + 1.0
     for src, dst in ((a, b), (b, a)):
         qs = geometry.cell_quad(src // 9, src % 9).astype(np.float32)
         qd = geometry.cell_quad(dst // 9, dst % 9).astype(np.float32)
         m = cv2.getPerspectiveTransform(qs, qd)
         moved = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR)
+        moved_paper = cv2.warpPerspective(paper, m, (w, h), flags=cv2.INTER_LINEAR)
+        ink = (moved.astype(np.float32) + 1.0) / np.maximum(moved_paper, 1.0)
         centre = qd.mean(axis=0)
         inner = (centre + 0.8 * (qd - centre)).astype(np.int32)  # keep the cell's lines
         mask = np.zeros((h, w), np.uint8)
         cv2.fillConvexPoly(mask, inner, 1)
-        out[mask > 0] = moved[mask > 0]
+        written = np.clip(np.minimum(ink, 1.0) * paper - 1.0, 0, 255).astype(np.uint8)
+        out[mask > 0] = written[mask > 0]
     return out
 
 
