@@ -77,6 +77,9 @@ HAND_DOUBT = (0.25, 0.75)
 # reading that empties it is no rival when the digit is the solution's, and an entry
 # seeing it is a clash with the print, not with a misread.
 INKED = 0.75
+# A digit read at this probability or more is likelier than anything else in its cell:
+# enough to be counted in a family of print twins (``kinds.twin_families``).
+LIKELY = 0.5
 # A doubtful entry is read as its solution digit when that is within these odds of
 # the digit read. Handwriting reads with less certainty than print: on the mixed
 # photos the network trained on, 50 of 58 misread entries had their solution digit
@@ -190,10 +193,10 @@ def _read_cells(
     and the digits (printed or handwritten alike), each cell's handwriting share (81,)
     (see ``cnn.hand_share``; 0 for an engine that reads print only), each cell's
     probability (81,) of a digit turned on its side (``cnn.ROTATED``; 0 likewise), the
-    cells (81, 64, 64) as cut, unturned, with their ink maps, and which of those hold
-    which of those hold faint ink (81,): not blank, but their strokes under half as
-    strong as the grid's digits (``ink_maps_gains_strengths`` gives them a gain over
-    1), and each cell's strongest strokes (81,) (``ink_maps_gains_peaks``).
+    cells (81, 64, 64) as cut, unturned, with their ink maps, which of those hold faint
+    ink (81,): not blank, but their strokes under half as strong as the grid's digits
+    (``ink_maps_gains_peaks`` gives them a gain over 1), and each cell's strongest
+    strokes (81,) (its peaks).
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
@@ -365,7 +368,7 @@ def _scan_grid(
         top = probs.argmax(axis=1)
         sure_digit = np.where(probs[np.arange(81), top] >= INKED, top, 0)
         # Three copies of one glyph are a font even when the network doubts each.
-        likely_digit = np.where(probs[np.arange(81), top] >= 0.5, top, 0)
+        likely_digit = np.where(probs[np.arange(81), top] >= LIKELY, top, 0)
         family = twin_families(maps[perm], likely_digit, hand < HAND_SURE)
         sure_digit = np.where(family, likely_digit, sure_digit)
         printed = (hand <= 1 - HAND_SURE) | family
