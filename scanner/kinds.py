@@ -367,10 +367,11 @@ def twin_families(
     """Candidates that are one glyph with at least two others of their digit: print.
 
     Without a surely printed digit of a value to compare with, three or more copies of
-    one glyph are still a font: a person's digits of one value are each their own
-    (OpenCV-style twins, ``TWIN_LIKENESS``, in about 1 in 60 pairs of handwritten digits
-    on Wicht's mixed photos, and no triple; 26 of 30 triples of printed digits read in
-    doubt are). A written 1 is a plain stroke, as alike as print: never counted.
+    one glyph are still a font: a person's digits of one value are each their own. On
+    Wicht's mixed photos (both halves) about 1 in 60 pairs of handwritten digits of one
+    value are twins (``TWIN_LIKENESS``), but none of the 16 triples read in doubt is all
+    twins, while 26 of the 30 printed triples read in doubt are. A written 1 is a plain
+    stroke, as alike as print: never counted.
 
     Parameters as in :func:`print_likeness`; returns (81,) bool, the candidates found in
     a family of three mutual twins.
