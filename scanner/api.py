@@ -23,7 +23,7 @@ from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .digits.cnn import ROTATED, CnnEngine, fold_rotated, hand_share
-from .digits.preprocess import against_reference, blank, ink_maps_gains_peaks
+from .digits.preprocess import against_reference, faint_ink, ink_maps_gains_peaks
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry
 from .kinds import (
@@ -212,8 +212,8 @@ def _read_cells(
             break
     assert best is not None
     _, k, probs, hand, sideways = best
-    faint = (gains > 1.0) & ~blank(ink)
     lattice = rotated_lattice(geometry, k) if k else geometry
+    faint = faint_ink(ink, gains)
     return k, lattice, probs, hand, sideways, cells, ink, faint, peaks
 
 
@@ -355,7 +355,7 @@ def _scan_grid(
         rescaled = against_reference(maps, peaks, looks_printed)
         if rescaled is not None:
             maps, gains = rescaled
-            faint = (gains > 1.0) & ~blank(maps)
+            faint = faint_ink(maps, gains)
             probs, hand, sideways = _classify(engine, cells, maps, gains, -rotation % 4)
             looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
     shares = hand.copy()
@@ -365,19 +365,20 @@ def _scan_grid(
         # printed one is print, whatever its colour seemed (a page without handwriting
         # may be an app's entries in the givens' font: there colour alone tells). A
         # written 1 is a copy of a printed one often enough that a sure shape wins.
+        turned_maps = maps[perm]
         top = probs.argmax(axis=1)
         sure_digit = np.where(probs[np.arange(81), top] >= INKED, top, 0)
         # Three copies of one glyph are a font even when the network doubts each.
         likely_digit = np.where(probs[np.arange(81), top] >= LIKELY, top, 0)
-        family = twin_families(maps[perm], likely_digit, hand < HAND_SURE)
+        family = twin_families(turned_maps, likely_digit, hand < HAND_SURE)
         sure_digit = np.where(family, likely_digit, sure_digit)
         printed = (hand <= 1 - HAND_SURE) | family
-        twins = print_twins(maps[perm], sure_digit, hand < HAND_SURE, printed)
+        twins = print_twins(turned_maps, sure_digit, hand < HAND_SURE, printed)
         hand = np.where(twins, 0.0, hand)
         # And a digit whose shape is not sure it is print, far from every surely printed
         # digit of its value, is no print: the person's digit the network took for one.
         unsure_print = (hand > 1 - HAND_SURE) & (hand < 0.5)
-        likeness = print_likeness(maps[perm], sure_digit, unsure_print, hand <= 1 - HAND_SURE)
+        likeness = print_likeness(turned_maps, sure_digit, unsure_print, hand <= 1 - HAND_SURE)
         with np.errstate(invalid="ignore"):
             hand = np.where(likeness < STRANGER_LIKENESS, np.maximum(hand, HAND_DOUBT[1]), hand)
         # The shares spread wider than the kinds do: a quarter or less is print, three
@@ -594,14 +595,12 @@ def _doubt_clashing_givens(
         for c, v in enumerate(reading.givens)
         if v and inked[c] != v and any(entries[p] == v for p in PEERS[c])
     ]
-    if not doubted:
-        return
-    reading.status = ReadStatus.UNREADABLE
-    reading.solution = None
-    reading.problem = (
-        f"the handwritten digits clash with the printed {cells_text(doubted)}, read in doubt"
-    )
-    reading.doubtful_cells = list(dict.fromkeys(doubted + reading.doubtful_cells))
+    if doubted:
+        _refuse(
+            reading,
+            f"the handwritten digits clash with the printed {cells_text(doubted)}, read in doubt",
+            doubted,
+        )
 
 
 def _doubt_unsure_mistakes(
@@ -618,12 +617,17 @@ def _doubt_unsure_mistakes(
     unsure = [
         c for c, v in enumerate(entries) if v and v != reading.solution[c] and probs[c, v] < INKED
     ]
-    if not unsure:
-        return
+    if unsure:
+        problem = f"the handwritten {cells_text(unsure)} could not be read with confidence"
+        _refuse(reading, problem, unsure)
+
+
+def _refuse(reading: Reading, problem: str, cells: list[int]) -> None:
+    """Make a solved reading unreadable for ``problem``, ``cells`` first among the doubtful."""
     reading.status = ReadStatus.UNREADABLE
     reading.solution = None
-    reading.problem = f"the handwritten {cells_text(unsure)} could not be read with confidence"
-    reading.doubtful_cells = list(dict.fromkeys(unsure + reading.doubtful_cells))
+    reading.problem = problem
+    reading.doubtful_cells = list(dict.fromkeys(cells + reading.doubtful_cells))
 
 
 def _settle_entries(

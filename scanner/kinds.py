@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cells import extract_cells
-from .digits.preprocess import centred, ink_strokes
+from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes
 from .geometry import GridGeometry
 
 __all__ = [
@@ -126,11 +126,11 @@ def pencil_like(
 
     A cell looks so when its tallest stroke is under ``PENCIL_SHARE`` of the grid's
     typical digit (the 90th percentile of the cells given, which stays print even where
-    many cells hold marks; of the ``reference`` cells (N,) only, when at least 5 are
-    given: the print of a page whose pen writes taller) *and* it is off the middle
-    (``_OFF_CENTRE``) or has company of its own size (several candidates). On the 160
-    reference photos 3 of 4,621 printed digits look so (cut badly by the lattice);
-    callers treat it as doubt, not as proof.
+    many cells hold marks; of the ``reference`` cells (N,) only, when at least
+    ``MIN_REFERENCE`` are given: the print of a page whose pen writes taller) *and* it is
+    off the middle (``_OFF_CENTRE``) or has company of its own size (several
+    candidates). On the 160 reference photos 3 of 4,621 printed digits look so (cut badly
+    by the lattice); callers treat it as doubt, not as proof.
     """
     n, size, _ = ink.shape
     tallest = np.zeros(n)
@@ -146,7 +146,8 @@ def pencil_like(
         tallest[i] = max((h for h, _, _ in strokes), default=0)
     if not tallest.any():
         return marks
-    measured = tallest if reference is None or reference.sum() < 5 else tallest[reference]
+    few = reference is None or reference.sum() < MIN_REFERENCE
+    measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
     for i, strokes in enumerate(found):
         if not strokes or tallest[i] >= PENCIL_SHARE * typical:

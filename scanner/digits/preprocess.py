@@ -22,6 +22,8 @@ _BG_KERNEL = _DISC | _DISC.T  # OpenCV's disc is not quite square-symmetric
 # Ink weaker than this share of the grid's digits is noise (paper grain, JPEG, show-through
 # from the back of the page), never a faint digit worth a second look.
 FAINT_FLOOR = 0.25
+# Fewer reference cells than this make no typical stroke to measure others against.
+MIN_REFERENCE = 5
 # A stroke from a cell's edge at least this long (share of the cell) and this many times
 # longer than wide is a grid line's remnant (see _erase_line_remnants); its ink is what
 # reaches this share of the cell's darkest.
@@ -151,11 +153,11 @@ def against_reference(
     cells whose typical strokes (90th percentile) should count as the grid's: the print
     of a page written on in pen that is darker than the print (pasted or sharper
     handwriting beside a blurred print would leave the print as faint, even blank).
-    None when that changes nothing: fewer than 5 reference cells, or theirs are no
+    None when that changes nothing: fewer than ``MIN_REFERENCE`` reference cells, or theirs are no
     weaker than the grid's. The maps change only where the old scale exceeded the cell's
     own strokes, so nothing was clipped there and the darkness is recovered exactly.
     """
-    if int(reference.sum()) < 5:
+    if int(reference.sum()) < MIN_REFERENCE:
         return None
     grid_peak = float(np.percentile(peaks, 90.0))
     level = float(np.percentile(peaks[reference], 90.0))
@@ -263,6 +265,13 @@ def blank(ink: FloatArray) -> npt.NDArray[np.bool_]:
     middle = ink[:, 10:54, 10:54] > 0.5
     out: npt.NDArray[np.bool_] = middle.sum(axis=(1, 2)) < 8  # also for no cells at all
     return out
+
+
+def faint_ink(ink: FloatArray, gains: FloatArray) -> npt.NDArray[np.bool_]:
+    """Which cells (N,) hold faint ink: not blank, but their strokes under half as strong
+    as the grid's digits (a gain over 1; ink maps and gains of :func:`ink_maps_gains_peaks`
+    or :func:`against_reference`)."""
+    return np.asarray((gains > 1.0) & ~blank(ink))
 
 
 def has_ink(ink: FloatArray) -> bool:
