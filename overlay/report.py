@@ -51,7 +51,7 @@ _CSS = """
 *{box-sizing:border-box}
 body{font:15px/1.45 "DejaVu Sans",Verdana,Arial,sans-serif;color:#222;margin:0;background:#f6f5f1}
 main{max-width:980px;margin:0 auto;padding:24px}
-h1{font-size:26px;margin:0 0 4px}
+h1{font-size:26px;margin:0 0 4px;overflow-wrap:anywhere}
 .meta{color:#444;margin:0 0 16px}
 .problem{color:#b01515;font-weight:bold}
 .grids{display:flex;flex-wrap:wrap;gap:20px;margin:8px 0 16px}
