@@ -106,7 +106,7 @@ def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
         if result.status == ReadStatus.MULTIPLE:
             outcome = "several"
         elif result.status != ReadStatus.OK:
-            outcome = "unreadable"
+            outcome, detail = "unreadable", result.problem
         elif result.givens == page.givens:
             outcome = "right"
         else:

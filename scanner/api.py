@@ -30,6 +30,7 @@ from .kinds import (
     STRANGER_LIKENESS,
     CellKind,
     cell_kinds,
+    glyph_groups,
     pencil_like,
     print_likeness,
     print_twins,
@@ -450,8 +451,15 @@ def _scan_grid(
     # in doubt, the puzzle with or without it as a given is the same grid to draw.
     best = entry_probs.argmax(axis=1)
     inked = np.where(entry_probs[np.arange(81), best] >= INKED, best, 0)
+    # Copies of one printed glyph are one digit, however the network doubts each.
+    in_doubt = (
+        (probs.argmax(axis=1) > 0) & (probs.max(axis=1) < CONFIDENT) & (not_print < 0.5) & ~glare
+    )
+    copies = glyph_groups(maps[perm], in_doubt & ~pencil) if in_doubt.sum() >= 2 else []
     # Only a page written on has digits whose kind alone is in doubt.
-    reading: Reading = revise(probs, inked=[int(v) for v in inked] if handwritten_page else ())
+    reading: Reading = revise(
+        probs, inked=[int(v) for v in inked] if handwritten_page else (), twins=copies
+    )
     if glare.any() and reading.status != ReadStatus.UNREADABLE:
         reading.status = ReadStatus.UNREADABLE
         lost = [int(c) for c in np.flatnonzero(glare)]

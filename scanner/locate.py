@@ -322,16 +322,22 @@ def _collect_fits(
     """Every candidate that fits a 9x9 lattice well enough.
 
     If nothing is convincing, look again with a threshold sensitive enough for faint,
-    blurred lines. If still nothing fits, the last resort measures only the box lines:
+    blurred lines, and if nothing fits at all, at the long strokes alone (a grid joined
+    to the text around it by shadows). If still nothing fits, the last resort measures
+    only the box lines:
     a grid whose cell lines are too faint, too broken or too crumpled to follow (a
     phone screen's hairlines under moire, newsprint) still has its bold box lines.
     Never before: a 3x3 box of a grid, or any table of evenly spaced lines, passes it.
     """
     fits: list[_Fit] = []
-    for sensitive in (False, True):
+    for sensitive, lines_only in ((False, False), (True, False), (False, True)):
         if fits and max(f.score for f in fits) >= _GOOD_SCORE:
             break
-        for quad in _candidates(small, sensitive=sensitive, max_blobs=max_blobs):
+        if lines_only and fits:
+            break  # the last resort below is for grids no outline showed
+        for quad in _candidates(
+            small, sensitive=sensitive, lines_only=lines_only, max_blobs=max_blobs
+        ):
             tol = 0.02 * float(np.linalg.norm(quad[2] - quad[0]))
             if any(np.max(np.linalg.norm(quad - q, axis=1)) <= tol for q in dbg.candidates):
                 continue  # tried already
@@ -633,12 +639,19 @@ def _fit_cell_lattice(centres: FloatArray, size: float) -> list[FloatArray]:
 
 
 def _candidates(
-    small: UInt8Array, *, sensitive: bool = False, max_blobs: int = _MAX_BLOBS
+    small: UInt8Array,
+    *,
+    sensitive: bool = False,
+    lines_only: bool = False,
+    max_blobs: int = _MAX_BLOBS,
 ) -> list[FloatArray]:
     """Candidate grid quadrilaterals (4, 2), TL TR BR BL, largest first.
 
     Two kinds per large ink blob: the quad around the blob, and quads fitted to its
     cells. ``sensitive`` thresholds a smoothed copy at a lower contrast, for faint lines.
+    ``lines_only`` keeps only the ink of long horizontal or vertical strokes: on crinkled
+    newsprint the shadows of the folds join the grid to the text around it, and the
+    outline of that blob is not the grid's.
     """
     h, w = small.shape
     block = _odd(min(h, w) / 20)
@@ -646,10 +659,17 @@ def _candidates(
     ink = cv2.adaptiveThreshold(
         src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 3 if sensitive else 7
     )
+    min_side = max(9 * 6.0, 0.1 * min(h, w))
+    if lines_only:
+        # Half the smallest grid side: a box line is longer, a letter or a fold's shadow
+        # across a line shorter.
+        n = round(min_side / 2)
+        across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, n), np.uint8))
+        down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((n, 1), np.uint8))
+        ink = cv2.bitwise_or(across, down)
     # Close hairline gaps so a grid with faint thin lines stays one blob.
     ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    min_side = max(9 * 6.0, 0.1 * min(h, w))
     bw_all, bh_all = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
     big = np.nonzero(np.maximum(bw_all, bh_all) >= min_side)[0]
     big = big[big != 0]

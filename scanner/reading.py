@@ -60,6 +60,9 @@ _MIN_ALT_P = 1e-3
 _MAX_TOTAL_COST = math.log(1000.0)
 # A set of changes that makes a proper puzzle: (cost, [(cost, cell, value)], solution).
 _Fix = tuple[float, list[tuple[float, int, int]], list[int]]
+# A change that may be tried: (cost, cells, value). One cell, or every copy of one
+# printed glyph (``twins`` of :func:`revise`) at once.
+_Change = tuple[float, tuple[int, ...], int]
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,25 @@ def _say(value: int) -> str:
     return str(value) if value else "empty"
 
 
+def _pooled(p: npt.NDArray[np.float64], twins: Sequence[Sequence[int]]) -> npt.NDArray[np.float64]:
+    """Probabilities (81, 10) with each group of ``twins`` given its members' normalised
+    geometric mean: copies of one glyph, one reading."""
+    if not twins:
+        return p
+    out = p.copy()
+    seen: set[int] = set()
+    for group in twins:
+        cells = [int(c) for c in group]
+        if len(cells) < 2 or any(not 0 <= c < 81 for c in cells) or seen & set(cells):
+            raise ValueError("twins must be disjoint groups of at least two cells 0..80")
+        seen.update(cells)
+        if p[cells].max() >= CONFIDENT:
+            raise ValueError("twins must be cells read in doubt (under CONFIDENT)")
+        mean = np.exp(np.log(np.maximum(p[cells], 1e-12)).mean(axis=0))
+        out[cells] = mean / mean.sum()
+    return out
+
+
 def _problem(values: list[int]) -> tuple[str, list[list[int]]]:
     """What is wrong with a reading as a puzzle ("" when it has exactly one solution),
     and its solutions (at most two; none when its digits clash)."""
@@ -197,6 +219,7 @@ def revise(
     max_checks: int = 3000,
     time_limit: float = 1.5,
     inked: Sequence[int] = (),
+    twins: Sequence[Sequence[int]] = (),
 ) -> Reading:
     """Read the givens from per-cell probabilities, correcting doubtful cells if needed.
 
@@ -244,13 +267,20 @@ def revise(
     inked : sequence of int, length 81 or empty, keyword-only
         The digit surely inked in each cell, printed or handwritten alike (0 where
         unsure or empty); empty when the engine does not tell print from hand.
+    twins : sequence of sequences of int, keyword-only
+        Groups of doubtful cells (each under ``CONFIDENT``) that hold copies of one
+        printed glyph (see ``scanner.kinds.glyph_groups``): one digit, however the
+        network read each. A group is read as one cell: its probabilities are the
+        normalised geometric mean of its members' (the copies are one observation,
+        not several), and it changes as a whole or not at all. A confident cell is
+        never in a group, so never changed by one.
 
     Returns
     -------
     Reading
         Status OK with the (possibly corrected) givens, MULTIPLE, or UNREADABLE.
     """
-    p = check_probs(probs)
+    p = _pooled(check_probs(probs), twins)
     order = np.argsort(-p, axis=1, kind="stable")
     read = [int(v) for v in order[:, 0]]
     top = p[np.arange(81), order[:, 0]]
@@ -264,13 +294,16 @@ def revise(
         alternatives=alternatives,
     )
     doubtful = sorted((c for c in range(81) if top[c] < CONFIDENT), key=lambda c: top[c])
-    # Candidate changes (cost, cell, value), cost = log-odds given up against the top.
-    cands: list[tuple[float, int, int]] = []
-    for c in doubtful[:suspects]:
+    # Candidate changes (cost, cells, value), cost = log-odds given up against the top.
+    group_of = {c: tuple(sorted(g)) for g in twins for c in g}
+    units = list(dict.fromkeys(group_of.get(c, (c,)) for c in doubtful))
+    cands: list[_Change] = []
+    for unit in units[:suspects]:
+        c = unit[0]
         for v, pv in alternatives[c][1:]:
             cost = math.log(top[c]) - math.log(pv)
             if cost <= _MAX_TOTAL_COST:
-                cands.append((cost, c, v))
+                cands.append((cost, unit, v))
     cands.sort()
     search = (max_changes, max_checks, time_limit)
 
@@ -278,7 +311,7 @@ def revise(
     if not problem:
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
-        return _unless_rivalled(reading, cands, search, inked)
+        return _unless_rivalled(reading, cands, search, inked, set(group_of))
     reading.problem = problem
 
     # The cheapest fix wins only if no fix giving another puzzle comes close: with
@@ -341,8 +374,8 @@ def revise(
     corrected = [k.cell for k in reading.corrections]
     reading.doubtful_cells = list(dict.fromkeys(corrected + doubtful))
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
-    rest = [k for k in cands if k[1] not in corrected]
-    return _unless_rivalled(reading, rest, search, inked)
+    rest = [k for k in cands if not set(k[1]) & set(corrected)]
+    return _unless_rivalled(reading, rest, search, inked, set(group_of))
 
 
 def _other_puzzle(read: list[int], kept: _Fix, other: _Fix, inked: Sequence[int] = ()) -> bool:
@@ -371,13 +404,14 @@ def _empties_a_digit(read: list[int], kept: _Fix, other: _Fix, inked: Sequence[i
 
 def _unless_rivalled(
     reading: Reading,
-    cands: list[tuple[float, int, int]],
+    cands: list[_Change],
     search: tuple[int, int, float],
     inked: Sequence[int] = (),
+    grouped: set[int] | None = None,
 ) -> Reading:
     """Mark an OK reading UNREADABLE if another proper reading is within ``RIVAL_ODDS``.
 
-    ``cands`` are the changes (cost, cell, value) that may be tried on ``reading.givens``.
+    ``cands`` are the changes (cost, cells, value) that may be tried on ``reading.givens``.
     A rival counts if it has another solution, or if it has the same one but empties a
     cell read as a digit (pencil marks or a smudge taken for print); emptying a digit read
     under ``WEAK_DIGIT`` that the puzzle can do without is one at wider odds. A rival that only
@@ -400,7 +434,7 @@ def _unless_rivalled(
         None,
     )
     if rival is None:
-        rival = _weak_digit_left_out(reading, inked)
+        rival = _weak_digit_left_out(reading, inked, grouped or set())
     if rival is None:
         return reading
     reading.status = ReadStatus.UNREADABLE
@@ -414,15 +448,18 @@ def _unless_rivalled(
     return reading
 
 
-def _weak_digit_left_out(reading: Reading, inked: Sequence[int] = ()) -> _Fix | None:
+def _weak_digit_left_out(
+    reading: Reading, inked: Sequence[int] = (), grouped: set[int] | None = None
+) -> _Fix | None:
     """The reading without one of its weak digits (under ``WEAK_DIGIT``, "empty" within
     ``WEAK_EMPTY_ODDS``), if that is a proper puzzle with the same solution; else None.
-    A surely inked digit whose kind alone is in doubt (``inked``) is no weak digit."""
+    A surely inked digit whose kind alone is in doubt (``inked``) is no weak digit, nor
+    is one of several copies of a glyph (``grouped``): that is the font's digit, no junk."""
     values, solution = reading.givens, reading.solution
     for c in sorted(range(81), key=lambda c: reading.confidence[c]):
         if reading.confidence[c] >= WEAK_DIGIT:
             break
-        if not values[c] or (inked and inked[c] == values[c]):
+        if not values[c] or (inked and inked[c] == values[c]) or c in (grouped or ()):
             continue
         p_empty = next((pv for v, pv in reading.alternatives[c] if v == 0), 0.0)
         cost = math.log(reading.confidence[c] / p_empty) if p_empty > 0.0 else math.inf
@@ -444,7 +481,7 @@ def _changes_text(read: list[int], changes: list[tuple[float, int, int]]) -> str
 
 def _fixes(
     read: list[int],
-    cands: list[tuple[float, int, int]],
+    cands: list[_Change],
     max_changes: int,
     max_checks: int,
     time_limit: float,
@@ -457,6 +494,8 @@ def _fixes(
     ``cands`` sorted by cost, a set is an increasing tuple of indices, and its
     successors are "replace the last index by the next one" and "append the next
     index"; a heap on total cost then yields every set exactly once, cheapest first.
+    A change of a group of cells is one change, listed in the fix cell by cell, each
+    with the group's cost.
     """
     if not cands:
         return
@@ -473,7 +512,7 @@ def _fixes(
             heapq.heappush(heap, (cost - cands[last][0] + cands[last + 1][0], nxt))
             if len(idx) < max_changes:
                 heapq.heappush(heap, (cost + cands[last + 1][0], (*idx, last + 1)))
-        changes = [cands[i] for i in idx]
+        changes = [(cands[i][0], c, cands[i][2]) for i in idx for c in cands[i][1]]
         if len({c for _, c, _ in changes}) < len(changes):
             continue  # two readings for one cell
         values = list(read)

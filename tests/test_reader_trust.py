@@ -9,15 +9,18 @@ puzzle pick a digit for junk ink are checked on plain probabilities.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
+from PIL import Image, ImageDraw
 
 from scanner.api import read_photo
+from scanner.kinds import glyph_groups
 from scanner.reading import ReadStatus, revise
 from solver.generate import generate
 from solver.grid import PEERS
 from solver.search import solutions
-from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
+from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, _font, render_stress_page
 
 FAMILIES = {f.name: f for f in HELD_OUT_FONT_FAMILIES}
 
@@ -161,3 +164,96 @@ def test_a_burnt_out_reflection_is_refused_or_read_right(seed: int) -> None:
     else:
         assert result.status == ReadStatus.UNREADABLE
         assert result.doubtful_cells
+
+
+# ------------------------------------------------------------- copies of one glyph
+
+
+def _torn_copies(puzzle: list[int]) -> tuple[np.ndarray, list[int], int]:
+    """Probabilities where every copy of one printed digit (four or more) is read as
+    another digit of the puzzle at 0.48 against 0.42 for its own: the group, the digit."""
+    digit = next(d for d in range(1, 10) if puzzle.count(d) >= 4)
+    other = next(d for d in range(1, 10) if d != digit and d in puzzle)
+    cells = [i for i, v in enumerate(puzzle) if v == digit]
+    p = _probs(puzzle)
+    p[cells] = 0.01
+    p[cells, other], p[cells, digit] = 0.48, 0.42
+    return p, cells, digit
+
+
+def test_copies_of_one_glyph_change_together() -> None:
+    # Blur leaves the network torn between two digits in every copy of a glyph alike:
+    # cell by cell, four changes are past what the rules may fix; as one glyph, one.
+    puzzle, solution = _puzzle()
+    p, cells, _ = _torn_copies(puzzle)
+    assert revise(p).status == ReadStatus.UNREADABLE
+    reading = revise(p, twins=[cells])
+    assert reading.status == ReadStatus.OK
+    assert reading.givens == puzzle
+    assert reading.solution == solution
+    assert sorted(c.cell for c in reading.corrections) == cells
+
+
+def test_a_group_reads_as_the_geometric_mean_of_its_copies() -> None:
+    puzzle, _ = _puzzle()
+    p, cells, digit = _torn_copies(puzzle)
+    p[cells[0], digit], p[cells[0], 0] = 0.3, 0.13  # one copy doubts more, elsewhere
+    reading = revise(p, twins=[cells])
+    confidences = {round(reading.confidence[c], 6) for c in cells}
+    assert len(confidences) == 1, "every copy is read alike"
+    expected = np.exp(np.log(p[cells] / p[cells].sum(axis=1, keepdims=True)).mean(axis=0))
+    assert confidences.pop() == pytest.approx(expected[digit] / expected.sum(), abs=1e-6)
+
+
+def test_a_confident_cell_is_in_no_group() -> None:
+    # Revision never changes a confident cell, so none may be tied to doubtful ones.
+    puzzle, _ = _puzzle()
+    p, cells, _ = _torn_copies(puzzle)
+    sure = next(i for i, v in enumerate(puzzle) if v and i not in cells)
+    with pytest.raises(ValueError, match="CONFIDENT"):
+        revise(p, twins=[[*cells, sure]])
+    with pytest.raises(ValueError, match="disjoint"):
+        revise(p, twins=[cells[:2], cells[1:]])
+
+
+def _glyph(digit: int, shift: tuple[int, int], noise: int) -> np.ndarray:
+    """An ink map (64, 64) of a printed digit, moved by ``shift`` and lightly noisy."""
+    image = Image.new("L", (64, 64), 0)
+    ImageDraw.Draw(image).text((32 + shift[0], 32 + shift[1]), str(digit), fill=255,
+                               font=_font(None, 40), anchor="mm")  # fmt: skip
+    ink = np.asarray(image, dtype=np.float32) / 255.0
+    ink = cv2.GaussianBlur(ink, (0, 0), 1.2)
+    rng = np.random.default_rng(noise)
+    return np.clip(ink + rng.normal(0.0, 0.02, ink.shape), 0.0, 1.0).astype(np.float32)
+
+
+def test_glyph_groups_are_copies_of_one_digit() -> None:
+    ink = np.zeros((81, 64, 64), dtype=np.float32)
+    fives, sixes, eight = [3, 20, 47, 70], [5, 61], 33
+    for k, c in enumerate(fives):
+        ink[c] = _glyph(5, (k % 3 - 1, k // 3), noise=c)
+    for k, c in enumerate(sixes):
+        ink[c] = _glyph(6, (k, -k), noise=c)
+    ink[eight] = _glyph(8, (0, 0), noise=eight)
+    candidates = np.zeros(81, dtype=bool)
+    candidates[[*fives, *sixes, eight]] = True
+    groups = glyph_groups(ink, candidates)
+    assert sorted(groups) == sorted([fives, sixes])
+    # Only candidates are grouped.
+    candidates[fives[1:]] = False
+    assert glyph_groups(ink, candidates) == [sixes]
+
+
+@pytest.mark.parametrize(("seed", "font"), [(3, "Hershey Complex"), (8, "Linux Libertine")])
+def test_a_blurred_page_is_read_through_its_copies(seed: int, font: str) -> None:
+    # Camera shake leaves every printed 5 of this page torn between 5 and 6, every 4
+    # between 4 and 1: the copies of each glyph together, and the rules, settle them.
+    family = FAMILIES[font]
+    if not family.available:
+        pytest.skip(f"font {font} ({family.package}) is not installed")
+    page = render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES["motion-blur"], seed=seed, font=family
+    )
+    result = read_photo(page.image)
+    assert result.status == ReadStatus.OK, result.problem
+    assert result.givens == page.givens

@@ -352,6 +352,9 @@ STRESS_CASES = [
     ("small-grid", 3, 0.25),  # a grid 20-25% of a 4000x3000 page of text
     ("frame-only-small-grid", 1, 0.25),  # bold frame, hairlines, small on a big page
     ("newsprint-crinkled", 0, 0.5),  # halftone and crumpled
+    # The folds' shadows join the grid to the text beside it: only the long strokes
+    # outline it (the lines-only candidates).
+    ("newsprint-crinkled", 2, 0.5),
 ]
 
 
