@@ -26,7 +26,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-system-deps: tesseract-dep chromium-dep firefox-dep
+# The held-out font families (stress-fonts, below) too: the reader tests that render them
+# would otherwise skip.
+system-deps: tesseract-dep chromium-dep firefox-dep stress-fonts
 
 # Debian's chromium for the browser tests (Playwright drives it; no browser is ever
 # downloaded): installed through apt-get when root, else the tests that need it say so.
@@ -88,7 +90,7 @@ bench: setup
 	$(BIN)/sudoku-scan eval ../shared/data/photos/wicht-train
 	$(BIN)/python benchmarks/bench_pipeline.py
 
-# Retrain the digit network from rendered fonts (about 5 minutes on 2 cores). PyTorch is
+# Retrain the digit network from rendered fonts (about 20 minutes on 2 cores). PyTorch is
 # installed into .venv for this only; the product runs the exported weights in NumPy.
 # HAND_FONT_PACKAGES are the handwriting the network learns the person's entries from
 # (scanner.digits.synth.HAND_FONT_DIRS), never print.

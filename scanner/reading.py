@@ -8,7 +8,8 @@ cells (those read with less than ``CONFIDENT`` probability), cheapest first (one
 then two, ...), until one has exactly one solution. A confident cell is never changed,
 and a reading is trusted only when no other plausible reading of its doubtful cells is
 a different puzzle: a wrong answer is worse than none. Every change is reported as a
-``Correction``; none is made silently.
+``Correction``; none is made silently. Doubtful cells that hold copies of one printed
+glyph (``twins``) are one digit: read together, changed together.
 """
 
 from __future__ import annotations

@@ -13,7 +13,15 @@ import pytest
 from PIL import Image, ImageDraw
 
 from benchmarks.bench_mixed import mistakes_of
-from scanner.api import INKED, ScanResult, _doubt_unsure_mistakes, _inks_by_shape, read_photo
+from scanner.api import (
+    INKED,
+    ScanResult,
+    _doubt_unsure_mistakes,
+    _holds_handwriting,
+    _inks_by_shape,
+    _lighter_written_ink,
+    read_photo,
+)
 from scanner.digits import devdata, synth
 from scanner.digits.cnn import CnnEngine, digits_and_hands
 from scanner.digits.preprocess import (
@@ -93,6 +101,44 @@ def test_a_full_page_in_pen_reads_its_print() -> None:
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK, scan.problem
     assert (scan.givens, scan.entries) == (puzzle, entries)
+
+
+def test_a_page_is_written_on_when_its_leaning_cells_are_mostly_sure() -> None:
+    # Shapes as the network gives them. An unseen print leans written in many cells,
+    # sure in a few; a page in pencil, beside the same print, is sure in most of its
+    # written cells. The print's cells of little share (0.1-0.5) count for neither.
+    rng = np.random.default_rng(0)
+    unseen_print = np.concatenate(
+        [rng.uniform(0.1, 0.5, 14), rng.uniform(0.5, 0.9, 10), [0.92] * 4]
+    )
+    assert not _holds_handwriting(unseen_print)
+    in_pencil = np.concatenate([rng.uniform(0.1, 0.45, 26), rng.uniform(0.5, 0.9, 4), [0.95] * 13])
+    assert _holds_handwriting(in_pencil)
+    assert not _holds_handwriting(np.array([0.02] * 30 + [0.95] * 2))  # two sure are no page
+
+
+def test_entries_in_pencil_are_the_lighter_ink() -> None:
+    # Grey pencil is as neutral as black print, and the script face reads much like
+    # print to the network: the strength of the strokes tells the person's digits.
+    puzzle, entries, wrong, scan = _page_in_pen("pencil", seed=1)
+    assert scan.status == ReadStatus.OK, scan.problem
+    assert (scan.givens, scan.entries) == (puzzle, entries)
+    assert [k == CellKind.ENTRY for k in scan.kinds] == [bool(e) for e in entries]
+    assert mistakes_of(scan) == [wrong]
+
+
+def test_the_lighter_ink_is_the_persons_only_when_it_looks_written() -> None:
+    rng = np.random.default_rng(1)
+    print_peaks, pencil_peaks = rng.uniform(0.85, 1.0, 28), rng.uniform(0.3, 0.45, 20)
+    peaks = np.concatenate([print_peaks, pencil_peaks])
+    leaning = np.concatenate([[0.1] * 26, [0.6] * 2, [0.8] * 17, [0.3] * 3])
+    assert _lighter_written_ink(leaning, peaks).tolist() == [False] * 28 + [True] * 20
+    # A blurred print beside a darker pen is the lighter ink, but it looks printed.
+    pen_first = np.concatenate([[0.95] * 28, [0.1] * 20])
+    assert not _lighter_written_ink(pen_first, peaks).any()
+    # Glare fades print gradually: digits at every strength between are no second ink.
+    faded = np.concatenate([print_peaks, np.linspace(0.3, 0.74, 20)])
+    assert not _lighter_written_ink(leaning, faded).any()
 
 
 def test_hand_glyph_is_a_fresh_ink_mask_each_time() -> None:
