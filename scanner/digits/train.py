@@ -27,7 +27,8 @@ Training data
 Two networks (``--members``) are trained on the same data from different seeds and
 exported together; the engine averages them. Seeds are fixed (numpy and torch) and
 torch runs on ``--threads`` threads (default 2), so a run is repeatable on one machine.
-It takes about 4-5 minutes on 2 CPU cores (about 1 to make the data, 2 per network).
+With the defaults it takes about 15 minutes on 2 otherwise idle CPU cores (2 to make
+the data, 6 per network).
 """
 
 from __future__ import annotations
