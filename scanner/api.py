@@ -436,8 +436,6 @@ def _scan_grid(
         # on a page in one ink: the shapes decide.
         undecided = []
     kinds = [CellKind.GIVEN if twins[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)]
-    # Like a second colour, a lighter ink is decisive: print is never lighter than pencil.
-    kinds = [CellKind.ENTRY if pencil_ink[i] else k for i, k in enumerate(kinds)]
     # Small marks off the middle are pencil candidates (printed or written) more likely
     # than a digit: "empty" leads, and the puzzle's rules may still restore a given.
     busy = np.flatnonzero(digit)
@@ -446,7 +444,11 @@ def _scan_grid(
         pencil[busy] = pencil_like(
             maps[busy], reference=None if looks_printed is None else looks_printed[busy]
         )
-    pencil = pencil[perm] & (np.asarray(kinds) == CellKind.GIVEN)
+    marks = pencil[perm]
+    # Like a second colour, a lighter ink is decisive (print is never lighter than the
+    # person's pencil), but its small marks stay marks.
+    kinds = [CellKind.ENTRY if pencil_ink[i] and not marks[i] else k for i, k in enumerate(kinds)]
+    pencil = marks & (np.asarray(kinds) == CellKind.GIVEN)
     # The person's digits: another ink than the print (decisive), or a written shape.
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)

@@ -1738,6 +1738,40 @@ def _jpeg(image: UInt8Array, quality: int) -> UInt8Array:
     return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), dtype=np.uint8)
 
 
+def write_candidates(
+    image: UInt8Array,
+    lattice: FloatArray,
+    cells: Sequence[int],
+    rng: np.random.Generator,
+    *,
+    ink: tuple[int, int, int] = (95, 90, 90),
+) -> UInt8Array:
+    """A copy of ``image`` (H, W, 3) BGR with pencil candidates written into ``cells``:
+    two or three small digits each (a fifth of a cell tall), in the places of a 3 x 3
+    layout that their values name, as a person notes what a cell may still hold."""
+    out = image.copy()
+    for cell in cells:
+        r, c = divmod(int(cell), 9)
+        top_left, size = lattice[r, c], lattice[r + 1, c + 1] - lattice[r, c]
+        for k in rng.choice(9, size=int(rng.integers(2, 4)), replace=False):
+            x, y = top_left + size * np.array([(k % 3 + 0.5) / 3, (k // 3 + 0.5) / 3])
+            height = 0.22 * float(size[1])
+            scale = height / 22.0  # Hershey simplex digits are about 22 px tall at scale 1
+            origin = (int(x - 0.35 * height), int(y + height / 2))
+            thick = max(1, int(1.6 * scale))
+            cv2.putText(
+                out,
+                str(int(k) + 1),
+                origin,
+                cv2.FONT_HERSHEY_SIMPLEX,
+                scale,
+                ink,
+                thick,
+                cv2.LINE_AA,
+            )
+    return out
+
+
 def game(seed: int, share: float) -> tuple[list[int], list[int], list[int]]:
     """A generated puzzle, its solution, and right entries in ``share`` of its empty
     cells (chosen at random from ``seed``)."""
@@ -1756,14 +1790,15 @@ def game(seed: int, share: float) -> tuple[list[int], list[int], list[int]]:
 
 @dataclass(frozen=True)
 class PenPage:
-    """A page started in pen: the puzzle, its solution, the entries (one wrong) and
-    the rendered image."""
+    """A page started in pen: the puzzle, its solution, the entries (one wrong), the
+    rendered image and its lattice (10, 10, 2)."""
 
     puzzle: list[int]
     solution: list[int]
     entries: list[int]
     wrong: int
     image: npt.NDArray[np.uint8]
+    lattice: FloatArray
 
 
 def page_in_pen(ink: str, seed: int = 1) -> PenPage:
@@ -1779,4 +1814,4 @@ def page_in_pen(ink: str, seed: int = 1) -> PenPage:
         entries=entries,
         hand=HandPen(HERSHEY_SCRIPT, *PEN_INKS[ink]),
     )
-    return PenPage(puzzle, solution, entries, wrong, page.image)
+    return PenPage(puzzle, solution, entries, wrong, page.image, page.lattice)

@@ -51,6 +51,7 @@ from tests.synth import (
     game,
     page_in_pen,
     render_stress_page,
+    write_candidates,
 )
 
 
@@ -125,6 +126,19 @@ def test_entries_in_pencil_are_the_lighter_ink() -> None:
     assert (scan.givens, scan.entries) == (puzzle, entries)
     assert [k == CellKind.ENTRY for k in scan.kinds] == [bool(e) for e in entries]
     assert mistakes_of(scan) == [wrong]
+
+
+def test_pencil_candidates_beside_pencil_entries_are_never_digits() -> None:
+    # A person solving in pencil notes candidates in pencil too: the entries are the
+    # lighter ink, the small marks beside them stay marks.
+    page = page_in_pen("pencil", seed=1)
+    rng = np.random.default_rng(1)
+    free = [i for i in range(81) if not page.puzzle[i] and not page.entries[i]]
+    marked = [int(i) for i in rng.permutation(free)[:15]]
+    scan = read_photo(write_candidates(page.image, page.lattice, marked, rng))
+    assert scan.status == ReadStatus.OK, scan.problem
+    assert (scan.givens, scan.entries) == (page.puzzle, page.entries)
+    assert not any(scan.givens[i] or scan.entries[i] for i in marked)
 
 
 def test_the_lighter_ink_is_the_persons_only_when_it_looks_written() -> None:
