@@ -80,6 +80,8 @@ _CellsRead = tuple[
 HAND_SURE = 0.9
 _MIN_WRITTEN = 3
 _SURE_TO_LEANING = 1.5
+# A digit whose handwriting share is at least this leans written.
+_LEANS_WRITTEN = 0.5
 # On such a page, the handwriting shares in doubt: at most the first is print, at least
 # the second is hand (print of held-out fonts reads up to about 0.4 on pages in pen).
 HAND_DOUBT = (0.25, 0.75)
@@ -111,6 +113,7 @@ _SHAPE_VOTE = 0.1
 # shot), none of them leaning written in more than 0.6 of those.
 _LIGHT_INK = 0.6
 _LIGHT_INK_GAP = 0.75
+_BETWEEN_INKS = 0.1  # the share of the digits that may lie between the two strengths
 _MIN_LIGHT = 5
 _LIGHT_WRITTEN = 0.75
 _DARK_WRITTEN = 0.2
@@ -553,7 +556,7 @@ def _holds_handwriting(hand: FloatArray) -> bool:
     as print alone.
     """
     sure = int((hand >= HAND_SURE).sum())
-    leaning = int(((hand >= 0.5) & (hand < HAND_SURE)).sum())
+    leaning = int(((hand >= _LEANS_WRITTEN) & (hand < HAND_SURE)).sum())
     return sure >= _MIN_WRITTEN and sure >= _SURE_TO_LEANING * leaning
 
 
@@ -565,10 +568,11 @@ def _lighter_written_ink(hand: FloatArray, peaks: FloatArray) -> npt.NDArray[np.
     a third as strong. The lighter ink is the digit cells whose strongest strokes are
     under ``_LIGHT_INK`` of the grid's typical digit (the 90th percentile). It is the
     person's when there are at least ``_MIN_LIGHT`` of them, few cells lie between the
-    two strengths (a tenth of the digits at most: glare and shade fade print gradually,
-    a second ink does not), at least ``_LIGHT_WRITTEN`` of them lean written (share
-    0.5 or more) and at most ``_DARK_WRITTEN`` of the darker ink do. (Which ink is the
-    print is told by shape: beside a dark pen, a blurred print is the lighter ink.)
+    two strengths (``_BETWEEN_INKS`` of the digits at most: glare and shade fade print
+    gradually, a second ink does not), at least ``_LIGHT_WRITTEN`` of them lean written
+    (share ``_LEANS_WRITTEN`` or more) and at most ``_DARK_WRITTEN`` of the darker ink
+    do. (Which ink is the print is told by shape: beside a dark pen, a blurred print is
+    the lighter ink.)
     """
     none = np.zeros(len(peaks), dtype=bool)
     if len(peaks) < _MIN_LIGHT:
@@ -576,9 +580,9 @@ def _lighter_written_ink(hand: FloatArray, peaks: FloatArray) -> npt.NDArray[np.
     strength = peaks / max(float(np.percentile(peaks, 90)), 1e-6)
     light = strength < _LIGHT_INK
     between = (strength >= _LIGHT_INK) & (strength < _LIGHT_INK_GAP)
-    if light.sum() < _MIN_LIGHT or between.sum() > 0.1 * len(peaks) or light.all():
+    if light.sum() < _MIN_LIGHT or between.sum() > _BETWEEN_INKS * len(peaks) or light.all():
         return none
-    leaning = hand >= 0.5
+    leaning = hand >= _LEANS_WRITTEN
     if leaning[light].mean() >= _LIGHT_WRITTEN and leaning[~light].mean() <= _DARK_WRITTEN:
         return light
     return none

@@ -1744,32 +1744,23 @@ def write_candidates(
     cells: Sequence[int],
     rng: np.random.Generator,
     *,
-    ink: tuple[int, int, int] = (95, 90, 90),
+    ink: tuple[int, int, int] = (90, 90, 95),
 ) -> UInt8Array:
-    """A copy of ``image`` (H, W, 3) BGR with pencil candidates written into ``cells``:
-    two or three small digits each (a fifth of a cell tall), in the places of a 3 x 3
-    layout that their values name, as a person notes what a cell may still hold."""
-    out = image.copy()
+    """A copy of ``image`` (H, W, 3) BGR with pencil candidates written into ``cells``
+    (``ink`` RGB): two or three small digits each (a quarter of a cell, em), in the
+    places of a 3 x 3 layout that their values name, as a person notes what a cell may
+    still hold."""
+    marks = []
     for cell in cells:
         r, c = divmod(int(cell), 9)
         top_left, size = lattice[r, c], lattice[r + 1, c + 1] - lattice[r, c]
         for k in rng.choice(9, size=int(rng.integers(2, 4)), replace=False):
             x, y = top_left + size * np.array([(k % 3 + 0.5) / 3, (k // 3 + 0.5) / 3])
-            height = 0.22 * float(size[1])
-            scale = height / 22.0  # Hershey simplex digits are about 22 px tall at scale 1
-            origin = (int(x - 0.35 * height), int(y + height / 2))
-            thick = max(1, int(1.6 * scale))
-            cv2.putText(
-                out,
-                str(int(k) + 1),
-                origin,
-                cv2.FONT_HERSHEY_SIMPLEX,
-                scale,
-                ink,
-                thick,
-                cv2.LINE_AA,
-            )
-    return out
+            marks.append((float(x), float(y), str(int(k) + 1), ink))
+    canvas = image[:, :, ::-1].astype(np.float64)  # the pens draw on RGB
+    em = max(6, int(0.26 * float(np.median(np.diff(lattice[:, :, 0], axis=1)))))
+    _Pen(None, rng).draw(canvas, marks, em)
+    return np.ascontiguousarray(np.clip(canvas + 0.5, 0, 255).astype(np.uint8)[:, :, ::-1])
 
 
 def game(seed: int, share: float) -> tuple[list[int], list[int], list[int]]:
