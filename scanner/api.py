@@ -37,7 +37,15 @@ from .kinds import (
     twin_families,
 )
 from .load import LoadedImage, load_image
-from .locate import locate_grid, locate_grids, rotated_lattice
+from .locate import (
+    LocateDebug,
+    descreen,
+    descreen_sigma,
+    fine_texture,
+    locate_grid,
+    locate_grids,
+    rotated_lattice,
+)
 from .quality import diagnose, washed_out
 from .reading import (
     CONFIDENT,
@@ -128,6 +136,9 @@ PRINT_DOUBT = 0.4
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
 WORK_SIDE = 1600
+# A grid's paper this textured (see scanner.locate.fine_texture) is read through a blur:
+# three times what clean print measures, a third of a screen's moire.
+SCREENED = 0.1
 # A reading this confident in its upright orientation skips trying the other three.
 UPRIGHT_ENOUGH = 0.9
 
@@ -287,8 +298,11 @@ def read_photo(
     digit_engine = get_engine(engine) if isinstance(engine, str) else engine
     loaded = load_image(source, max_side=max_side)
     # locate_grid searches on its own reduced copy and returns this image's pixels.
-    ink, geometry = _in_either_polarity(loaded.gray, lambda g: locate_grid(g, name=label))
-    return _scan_grid(loaded, ink, geometry, digit_engine, label, start)
+    seen = LocateDebug([], [])
+    ink, geometry = _in_either_polarity(
+        loaded.gray, lambda g: locate_grid(g, name=label, debug=seen)
+    )
+    return _scan_grid(loaded, ink, geometry, digit_engine, label, start, descreened=seen.descreened)
 
 
 def read_page(
@@ -365,11 +379,25 @@ def _scan_grid(
     engine: DigitEngine,
     label: str,
     start: float,
+    *,
+    descreened: float = 0.0,
 ) -> ScanResult:
-    """Classify and revise the digits of one located grid (``ink``: dark on light)."""
-    rotation, oriented, probs, hand, sideways, cells, maps, faint, peaks = _read_cells(
-        ink, geometry, engine
+    """Classify and revise the digits of one located grid (``ink``: dark on light).
+
+    A grid found only through a blur (``descreened``: its sigma, see
+    ``LocateDebug.descreened``) or under a fine texture (a screen's moire; see
+    ``fine_texture``) has its digits read through that blur: the network never saw such
+    a texture. Under a texture the lines showed through, ink colours and glare are
+    measured on the cells as they are.
+    """
+    textured = not descreened and fine_texture(ink, geometry) >= SCREENED
+    blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
+    rotation, oriented, probs, hand, sideways, read_cells, maps, faint, peaks = _read_cells(
+        descreen(ink, blur) if blur else ink, geometry, engine
     )
+    # Where the grid's lines showed at all, its ink as it is tells its kinds and glare
+    # best; where they did not, only the blurred ink holds strokes to measure.
+    cells = extract_cells(ink, geometry) if textured else read_cells
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
     perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
     inked_cells = probs[:, 0] < 0.5
@@ -387,7 +415,7 @@ def _scan_grid(
         if rescaled is not None:
             maps, gains = rescaled
             faint = faint_ink(maps, gains)
-            probs, hand, sideways = _classify(engine, cells, maps, gains, -rotation % 4)
+            probs, hand, sideways = _classify(engine, read_cells, maps, gains, -rotation % 4)
             looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
     shares = hand.copy()
     twins = np.zeros(81, dtype=bool)
