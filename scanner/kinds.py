@@ -9,10 +9,12 @@ some digit cells' ink is far (``COLOUR_SPLIT``) from the most neutral ink's (bla
 white print), those are entries and the neutral group holds the givens. One ink (all
 givens, in black or in a colour print) changes nothing; when even the most neutral ink
 is coloured (an app's navy givens) it holds the givens only if it is clearly the duller
-one; otherwise the kinds cannot be told and the reader says so. The givens' colour is
-placed by the cells surely holding a digit (faint marks take the paper's tint), and a
-given whose colour lies nearer an entry's than the givens' (the colour fringes of a
-photographed screen) is named as in doubt.
+one; otherwise the kinds cannot be told and the reader says so. Inks that are gray or
+of the paper's own tint (a heavy JPEG smears the paper's colour into thin black strokes,
+unevenly) are one neutral ink. The givens' colour is placed by the cells surely holding
+a digit (faint marks take the paper's tint), and a given whose colour lies nearer an
+entry's than the givens' (the colour fringes of a photographed screen) is named as in
+doubt.
 """
 
 from __future__ import annotations
@@ -124,6 +126,38 @@ def _ink_colours(
         ab = cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab)[:, 0, 1:].astype(np.float64) - 128.0
         out[i] = np.median(ab, axis=0)
     return out
+
+
+def _paper_colour(
+    colour_cells: UInt8Array, gray_cells: UInt8Array, masks: npt.NDArray[np.bool_]
+) -> FloatArray:
+    """Lab a*, b* (2,) of the paper around the cells' digits: its brightest pixels' median."""
+    n, s = len(gray_cells), gray_cells.shape[1]
+    inner = np.zeros(gray_cells.shape[1:], dtype=bool)
+    inner[s // 5 : -s // 5, s // 5 : -s // 5] = True
+    paper = ~masks & inner[None]
+    bright = gray_cells >= np.percentile(gray_cells.reshape(n, -1), 75, axis=1)[:, None, None]
+    pixels = np.ascontiguousarray(colour_cells[paper & bright]).reshape(-1, 1, 3)
+    if len(pixels) == 0:
+        return np.zeros(2)
+    ab = cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab)[:, 0, 1:].astype(np.float64) - 128.0
+    return np.asarray(np.median(ab, axis=0), dtype=np.float64)
+
+
+def _one_neutral_ink(colours: FloatArray, given: npt.NDArray[np.bool_], paper: FloatArray) -> bool:
+    """Whether the two groups of inks (N, 2) split by ``given`` are one neutral ink.
+
+    Black print takes the paper's tint, unevenly: a heavy JPEG smears the paper's
+    colour (``paper``, a*b*) into thin strokes in most cells and leaves a few gray. An
+    ink is neutral when its chroma or its distance from the paper's colour is under
+    ``_NEUTRAL``; when the givens' median ink and every other ink are so, colour tells
+    no kinds apart.
+    """
+
+    def neutral(ink: FloatArray) -> bool:
+        return bool(min(np.linalg.norm(ink), np.linalg.norm(ink - paper)) < _NEUTRAL)
+
+    return neutral(np.median(colours[given], axis=0)) and all(map(neutral, colours[~given]))
 
 
 def pencil_like(
@@ -278,7 +312,8 @@ def cell_kinds(
         return Kinds(kinds)
     # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
     colour_cells = np.stack([extract_cells(arr[:, :, ch], geometry) for ch in range(3)], axis=-1)
-    colours = _ink_colours(colour_cells[idx], gray_cells[idx], _ink_masks(gray_cells[idx]))
+    masks = _ink_masks(gray_cells[idx])
+    colours = _ink_colours(colour_cells[idx], gray_cells[idx], masks)
     found = np.isfinite(colours[:, 0])
     printed = [int(i) for i in idx[found]]
     colours = colours[found]
@@ -288,6 +323,9 @@ def cell_kinds(
     given, dist = _given_group(colours, reference)
     others = [i for i, g in zip(printed, given, strict=True) if not g]
     if not others:
+        return Kinds(kinds)
+    paper = _paper_colour(colour_cells[idx][found], gray_cells[idx][found], masks[found])
+    if _one_neutral_ink(colours, given, paper):
         return Kinds(kinds)
     given_chroma = float(np.linalg.norm(np.median(colours[given], axis=0)))
     other_chroma = float(np.linalg.norm(np.median(colours[~given], axis=0)))

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from scanner.api import read_photo
-from scanner.kinds import glyph_groups
+from scanner.kinds import CellKind, _one_neutral_ink, glyph_groups
 from scanner.reading import ReadStatus, revise
 from solver.generate import generate
 from solver.grid import PEERS
@@ -257,3 +257,30 @@ def test_a_blurred_page_is_read_through_its_copies(seed: int, font: str) -> None
     result = read_photo(page.image)
     assert result.status == ReadStatus.OK, result.problem
     assert result.givens == page.givens
+
+
+def test_a_heavy_jpeg_of_tinted_paper_reads_as_one_ink() -> None:
+    # Stress page heavy-jpeg 19: the JPEG smears the yellowish paper's colour into the
+    # thin black strokes of most cells and leaves one gray, which made "digits in two
+    # colours, neither plain print" and a refusal. Gray and the paper's tint are one ink.
+    family = FAMILIES["Inconsolata"]
+    if not family.available:
+        pytest.skip(f"font Inconsolata ({family.package}) is not installed")
+    page = render_stress_page(
+        generate(5019), style=STRESS_STYLES["heavy-jpeg"], seed=19, font=family
+    )
+    result = read_photo(page.image)
+    assert result.status == ReadStatus.OK
+    assert result.givens == page.givens
+    assert CellKind.ENTRY not in result.kinds
+
+
+def test_inks_gray_or_of_the_papers_tint_are_one_neutral_ink() -> None:
+    paper = np.array([-7.0, 15.0])
+    tinted, gray = [-8.0, 19.0], [0.0, 0.0]
+    given = np.array([True] * 5 + [False])
+    assert _one_neutral_ink(np.array([tinted] * 5 + [gray]), given, paper)
+    # A coloured entry beside the tinted print is another ink ...
+    assert not _one_neutral_ink(np.array([tinted] * 5 + [[-10.0, -40.0]]), given, paper)
+    # ... and so is gray beside givens coloured unlike the paper (an app's navy print).
+    assert not _one_neutral_ink(np.array([[10.0, -30.0]] * 5 + [gray]), given, paper)
