@@ -86,6 +86,10 @@ _CellsRead = tuple[
 # most cells, beside handwriting as on its own. (Or the page holds a lighter ink that
 # looks written: ``_lighter_written_ink``.)
 HAND_SURE = 0.9
+# Written and printed ink told apart by strength (see _in_written_ink): groups of at
+# least this many, medians this many robust deviations apart.
+_MIN_INK_GROUP = 5
+_INKS_APART = 4.0
 _MIN_WRITTEN = 3
 _SURE_TO_LEANING = 1.5
 # A digit whose handwriting share is at least this leans written.
@@ -442,6 +446,10 @@ def _scan_grid(
             hand = np.where(likeness < STRANGER_LIKENESS, np.maximum(hand, HAND_DOUBT[1]), hand)
         # The shares spread wider than the kinds do: a quarter or less is print, three
         # quarters or more is hand; only what lies between is in doubt.
+        # And a digit in the person's ink is theirs whatever its shape: where the pen
+        # and the print differ clearly in strength, a neat written 4 is still pen.
+        pen = _in_written_ink(shares, peaks[perm], probs[:, 0] < 0.5)
+        hand = np.where(pen & ~twins, 1.0, hand)
         hand = np.clip((hand - HAND_DOUBT[0]) / (HAND_DOUBT[1] - HAND_DOUBT[0]), 0.0, 1.0)
     else:
         hand = np.zeros_like(hand)
@@ -571,6 +579,45 @@ def _scan_grid(
     )
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _in_written_ink(
+    shares: FloatArray, peaks: FloatArray, digit: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Which digit cells (81,) hold the person's ink by its strength, whatever their shape.
+
+    ``shares`` are the cells' handwriting shares, ``peaks`` their strongest strokes.
+    The cells surely printed (share at most ``1 - HAND_SURE``) and surely written (at
+    least ``HAND_SURE``), ``_MIN_INK_GROUP`` or more of each, place the two inks on a
+    log scale of stroke strength. Where their medians lie ``_INKS_APART`` pooled robust
+    deviations apart or more, a digit stronger (or weaker, as the pen is) than every
+    other surely printed one and within one deviation of the written median is
+    written. On Wicht's mixed photos the rule (chosen on the training half) marks 179
+    and 96 handwritten cells of the two halves so, and no printed one.
+    """
+    out = np.zeros(len(shares), dtype=bool)
+    printed = digit & (shares <= 1 - HAND_SURE)
+    written = digit & (shares >= HAND_SURE)
+    if printed.sum() < _MIN_INK_GROUP or written.sum() < _MIN_INK_GROUP:
+        return out
+    strength = np.log(np.maximum(peaks, 1e-6))
+    mid_p, mid_w = float(np.median(strength[printed])), float(np.median(strength[written]))
+    spread = float(np.hypot(_robust_sd(strength[printed]), _robust_sd(strength[written])))
+    spread /= np.sqrt(2)
+    if spread <= 0 or abs(mid_w - mid_p) < _INKS_APART * spread:
+        return out
+    way = 1.0 if mid_w > mid_p else -1.0
+    # Past every other surely printed digit (a cell among them is measured against
+    # the rest: a neat written digit is often surely printed by its shape).
+    first, second = np.sort(strength[printed] * way)[::-1][:2]
+    past_print = strength * way > np.where(printed, second, first)
+    near_pen = (strength - mid_w) * way >= -spread
+    return np.asarray(digit & ~written & past_print & near_pen)
+
+
+def _robust_sd(values: FloatArray) -> float:
+    """The median absolute deviation, scaled to a normal's standard deviation."""
+    return 1.4826 * float(np.median(np.abs(values - np.median(values))))
 
 
 def _holds_handwriting(hand: FloatArray) -> bool:

@@ -18,6 +18,7 @@ from scanner.api import (
     ScanResult,
     _doubt_unsure_mistakes,
     _holds_handwriting,
+    _in_written_ink,
     _inks_by_shape,
     _lighter_written_ink,
     read_photo,
@@ -153,6 +154,37 @@ def test_the_lighter_ink_is_the_persons_only_when_it_looks_written() -> None:
     # Glare fades print gradually: digits at every strength between are no second ink.
     faded = np.concatenate([print_peaks, np.linspace(0.3, 0.74, 20)])
     assert not _lighter_written_ink(leaning, faded).any()
+
+
+def test_a_neat_written_digit_in_the_pens_ink_is_the_persons() -> None:
+    # A neat 4 in red pen on a page printed in a paler red reads as print to the
+    # network (share 0.09 on Wicht's image160); its strokes are as strong as the pen's.
+    rng = np.random.default_rng(2)
+    print_peaks, pen_peaks = rng.uniform(0.30, 0.36, 25), rng.uniform(0.80, 0.95, 30)
+    shares = np.concatenate([[0.05] * 25, [0.97] * 29, [0.09]])  # the last: the neat 4
+    peaks = np.concatenate([print_peaks, pen_peaks])
+    digit = np.ones(55, dtype=bool)
+    assert np.flatnonzero(_in_written_ink(shares, peaks, digit)).tolist() == [54]
+    # A printed digit a little darker than the others is no pen.
+    darker = peaks.copy()
+    darker[54] = 0.45
+    assert not _in_written_ink(shares, darker, digit).any()
+    # Where pen and print are about as strong, strength tells nothing.
+    alike = np.concatenate([rng.uniform(0.7, 0.9, 25), pen_peaks])
+    assert not _in_written_ink(shares, alike, digit).any()
+
+
+def test_a_neat_written_digit_on_a_page_printed_in_red_is_the_persons() -> None:
+    # Wicht's image160 (held out): a puzzle printed in pale red, filled in in red pen.
+    # The written 4 of r2c5 is as neat as print and was read as a given.
+    path = devdata.MIXED_DIR / "image160.jpg"
+    if not path.is_file():
+        pytest.skip(f"no mixed photo at {path}")
+    photo = next(p for p in devdata.load_mixed_photos() if p.name == "image160.jpg")
+    scan = read_photo(devdata.load_mixed_image(photo.name))
+    assert scan.status == ReadStatus.OK, scan.problem
+    assert scan.givens == photo.printed.tolist()
+    assert scan.entries == np.where(photo.printed > 0, 0, photo.digits).tolist()
 
 
 def test_hand_glyph_is_a_fresh_ink_mask_each_time() -> None:
