@@ -364,20 +364,22 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
     x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int), 1, [w, h])
     if x1 - x0 < 8 or y1 - y0 < 8:
         return 0.0
-    area = gray[y0:y1, x0:x1].astype(np.float32)
+    area = np.ascontiguousarray(gray[y0:y1, x0:x1])
     sigma = descreen_sigma(gray.shape)
     low = cv2.GaussianBlur(area, (0, 0), sigma)
-    paper, dark = np.percentile(low, 90), np.percentile(low, 2)
+    # Every other pixel each way is plenty for the statistics (and 4x cheaper).
+    paper, dark = np.percentile(low[::2, ::2], [90, 2])
     contrast = max(float(paper - dark), 1.0)
     # Paper away from the lines and digits: the blur's halo around their edges is no
     # texture (it covers much of a small grid's cells).
     reach = 2 * int(np.ceil(2 * sigma)) + 1
     inked = (low <= paper - 0.25 * contrast).astype(np.uint8)
     near = cv2.dilate(inked, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach)))
-    clear = near == 0
+    clear = near[::2, ::2] == 0
     if clear.sum() < 0.05 * clear.size:
         return 0.0
-    return float(np.median(np.abs(area - low)[clear])) / contrast
+    diff = cv2.absdiff(area, low)[::2, ::2]
+    return float(np.median(diff[clear])) / contrast
 
 
 def _descreened(img: UInt8Array, small: UInt8Array, scale: float) -> tuple[UInt8Array, UInt8Array]:
