@@ -444,12 +444,12 @@ def _scan_grid(
         likeness = print_likeness(turned_maps, sure_digit, unsure_print, hand <= 1 - HAND_SURE)
         with np.errstate(invalid="ignore"):
             hand = np.where(likeness < STRANGER_LIKENESS, np.maximum(hand, HAND_DOUBT[1]), hand)
-        # The shares spread wider than the kinds do: a quarter or less is print, three
-        # quarters or more is hand; only what lies between is in doubt.
         # And a digit in the person's ink is theirs whatever its shape: where the pen
         # and the print differ clearly in strength, a neat written 4 is still pen.
         pen = _in_written_ink(shares, peaks[perm], probs[:, 0] < 0.5)
         hand = np.where(pen & ~twins, 1.0, hand)
+        # The shares spread wider than the kinds do: a quarter or less is print, three
+        # quarters or more is hand; only what lies between is in doubt.
         hand = np.clip((hand - HAND_DOUBT[0]) / (HAND_DOUBT[1] - HAND_DOUBT[0]), 0.0, 1.0)
     else:
         hand = np.zeros_like(hand)
