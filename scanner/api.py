@@ -141,7 +141,8 @@ PRINT_DOUBT = 0.4
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
 WORK_SIDE = 1600
 # A grid's paper this textured (see scanner.locate.fine_texture) is read through a blur:
-# over twice the most that clean print measures (0.045), a screen's moire 0.1 to 0.2.
+# about three times the most that clean print measures (0.035); a light screen's moire
+# measures 0.1 to 0.18.
 SCREENED = 0.1
 # A reading this confident in its upright orientation skips trying the other three.
 UPRIGHT_ENOUGH = 0.9

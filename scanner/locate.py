@@ -353,9 +353,10 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
     The median absolute difference between the gray image (H, W) and its blur by
     :func:`descreen_sigma`, over the paper of the grid's bounding box away from its
     lines and digits, as a share of the paper's contrast with the ink. Clean print and
-    camera noise measure under 0.03 on the reference photos and under 0.045 on every
-    rendered style but a photographed screen; a screen's sub-pixel moire measures 0.1
-    to 0.2, a stripe pattern at half the paper's brightness about 0.5.
+    camera noise measure under 0.025 on the reference photos and under 0.035 on every
+    rendered style but a photographed screen; photographed screens 0.01 to 0.18 (a
+    light screen's sub-pixel moire 0.1 and more), a stripe pattern at half the paper's
+    brightness about 0.5.
     """
 
     h, w = gray.shape[:2]
