@@ -218,8 +218,9 @@ def locate_grid(
     if not fits:
         # A fine texture over the lines (a photographed screen's sub-pixel moire, a
         # halftone screen) breaks every line into dashes; blurred, the lines come back.
-        img, small = _descreened(img, small, scale)
-        dbg.candidates, dbg.scores, dbg.descreened = [], [], _DESCREEN_SIGMA / scale
+        sigma = descreen_sigma(img.shape)
+        img, small = descreen(img, sigma), descreen(small, _DESCREEN_SIGMA)
+        dbg.candidates, dbg.scores, dbg.descreened = [], [], sigma
         fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
     if not fits:
         raise NoGridError(f"no Sudoku grid found in {name}")
@@ -358,7 +359,6 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
     light screen's sub-pixel moire 0.1 and more), a stripe pattern at half the paper's
     brightness about 0.5.
     """
-
     h, w = gray.shape[:2]
     pts = geometry.lattice.reshape(-1, 2)
     x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [w - 1, h - 1])
@@ -381,11 +381,6 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
         return 0.0
     diff = cv2.absdiff(area, low)[::2, ::2]
     return float(np.median(diff[clear])) / contrast
-
-
-def _descreened(img: UInt8Array, small: UInt8Array, scale: float) -> tuple[UInt8Array, UInt8Array]:
-    """The image and its working copy blurred by ``_DESCREEN_SIGMA`` (working pixels)."""
-    return descreen(img, _DESCREEN_SIGMA / scale), descreen(small, _DESCREEN_SIGMA)
 
 
 def _collect_fits(
