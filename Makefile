@@ -114,11 +114,13 @@ clean:
 # (about 5 minutes on 2 cores; see benchmarks/bench_stress.py). The digits are drawn in
 # these HELD-OUT font families, which the digit network must never be trained on:
 # train-digits skips their folders (scanner.digits.synth.HELD_OUT_FONT_DIRS).
-# fonts-sjfonts is the held-out handwriting (synth.HELD_OUT_HAND_FONT_DIRS) that
-# bench-mixed writes the person's entries in.
+# fonts-sjfonts, fonts-kiloji, fonts-seto and fonts-yusei-magic are the held-out
+# handwriting (synth.HELD_OUT_HAND_FONT_DIRS) that bench-mixed writes the person's
+# entries in.
 STRESS_FONT_PACKAGES := fonts-cantarell fonts-comfortaa fonts-firacode \
 	fonts-hack fonts-inconsolata fonts-lato fonts-league-spartan fonts-linuxlibertine \
-	fonts-oxygen fonts-quicksand fonts-sil-charis fonts-sjfonts
+	fonts-oxygen fonts-quicksand fonts-sil-charis fonts-sjfonts fonts-kiloji fonts-seto \
+	fonts-yusei-magic
 
 .PHONY: bench-stress bench-mixed stress-fonts
 bench-stress: stress-fonts

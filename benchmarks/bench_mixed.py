@@ -20,8 +20,9 @@ trained half, marked as such). Each photo is read by ``scanner.read_photo``:
   must name exactly those two cells.
 
 Rendered pages (``tests.synth.render_stress_page``) have entries written in the held-out
-handwriting (``scanner.digits.synth.HELD_OUT_HAND_FONT_DIRS``: install fonts-sjfonts,
-``make bench-mixed`` does) in black, blue and red pen and in pencil, two of them wrong.
+handwriting (``scanner.digits.synth.HELD_OUT_HAND_FONT_DIRS``: fonts-sjfonts,
+fonts-kiloji, fonts-seto, fonts-yusei-magic; ``make bench-mixed`` installs them) in
+black, blue and red pen and in pencil, two of them wrong; each ink meets each family.
 
 "Misread digits" counts readings with status "read" where some digit, printed or
 written, was read as another digit, or a written one was missed (what the person would
@@ -50,7 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from scanner.api import ScanResult, read_photo  # noqa: E402
 from scanner.digits import devdata  # noqa: E402
-from scanner.digits.synth import hand_fonts  # noqa: E402
+from scanner.digits.synth import font_glyphs, hand_fonts  # noqa: E402
 from scanner.geometry import GridGeometry  # noqa: E402
 from scanner.kinds import CellKind  # noqa: E402
 from scanner.reading import ReadStatus  # noqa: E402
@@ -204,9 +205,15 @@ def page_outcomes(pages: int) -> list[Outcome]:
     from solver.generate import generate
     from tests.synth import PEN_INKS, STRESS_STYLES, HandPen, render_stress_page
 
-    fonts = hand_fonts(held_out=True)
-    if not fonts:
-        print("note: no held-out handwriting font (apt-get install fonts-sjfonts): no pages")
+    # Every ink meets every held-out family in turn: page s is in family (s // inks) and,
+    # on that family's later turns, its next face.
+    families: dict[str, list[Path]] = {}
+    for path in hand_fonts(held_out=True):
+        if font_glyphs(path) is not None:  # a face without Latin digits writes nothing
+            families.setdefault(path.parent.name, []).append(path)
+    faces = list(families.values())
+    if not faces:
+        print("note: no held-out handwriting font (make stress-fonts installs them): no pages")
         return []
     outcomes = []
     styles = ["classic", "thin-grey", "tinted-grey", "low-res", "perspective", "curled"]
@@ -225,13 +232,17 @@ def page_outcomes(pages: int) -> list[Outcome]:
             entries[i] = solution[i] % 9 + 1
         ink = inks[s % len(inks)]
         colour, strength = PEN_INKS[ink]
-        pen = HandPen(str(fonts[s % len(fonts)]), colour, strength)
+        turn = s // len(inks)
+        family = faces[turn % len(faces)]
+        font = family[(turn // len(faces)) % len(family)]
+        pen = HandPen(str(font), colour, strength)
         style = styles[s % len(styles)]
         page = render_stress_page(
             puzzle, style=STRESS_STYLES[style], seed=s, entries=entries, hand=pen
         )
         scan = read(page.image, f"{style} {s}")
-        outcomes.append(judge(scan, f"{style} seed {s}", ink, puzzle, entries, wrong))
+        name = f"{style} seed {s} ({font.stem})"
+        outcomes.append(judge(scan, name, ink, puzzle, entries, wrong))
     return outcomes
 
 

@@ -764,7 +764,12 @@ HAND_FONT_PACKAGES: tuple[str, ...] = (
     "fonts-klee",
     "fonts-rufscript",
 )
-HELD_OUT_HAND_FONT_PACKAGES: tuple[str, ...] = ("fonts-sjfonts",)
+HELD_OUT_HAND_FONT_PACKAGES: tuple[str, ...] = (
+    "fonts-kiloji",
+    "fonts-seto",
+    "fonts-sjfonts",
+    "fonts-yusei-magic",
+)
 
 # The Debian packages of the held-out families (the Makefile's STRESS_FONT_PACKAGES).
 STRESS_FONT_PACKAGES: tuple[str, ...] = tuple(

@@ -216,6 +216,8 @@ def test_print_and_hand_fonts_never_mix(tmp_path: Path) -> None:
     assert synth.system_fonts([tmp_path]) == [paths["print"]]
     assert synth.hand_fonts([tmp_path]) == [paths["hand"]]
     assert synth.hand_fonts([tmp_path], held_out=True) == [paths["held-out hand"]]
+    # The hands measured on are never trained on.
+    assert not synth.HAND_FONT_DIRS & synth.HELD_OUT_HAND_FONT_DIRS
 
 
 # Wicht's photos with handwriting in every empty cell: the half the network never saw.

@@ -58,7 +58,7 @@ HAND_FONT_DIRS = frozenset(
         "dancingscript", "klee",
     }
 )  # fmt: skip
-HELD_OUT_HAND_FONT_DIRS = frozenset({"sjfonts"})
+HELD_OUT_HAND_FONT_DIRS = frozenset({"sjfonts", "kiloji", "seto", "yusei-magic"})
 
 
 def _fonts_in(roots: Iterable[Path], keep: Callable[[set[str]], bool]) -> list[Path]:
