@@ -205,14 +205,14 @@ def page_outcomes(pages: int) -> list[Outcome]:
     from solver.generate import generate
     from tests.synth import PEN_INKS, STRESS_STYLES, HandPen, render_stress_page
 
-    # Every ink meets every held-out family in turn: page s is in family (s // inks) and,
-    # on that family's later turns, its next face.
+    # Every ink meets every held-out family in turn: page s is written in family
+    # (s // inks) mod families and, on that family's later turns, in its next face.
     families: dict[str, list[Path]] = {}
     for path in hand_fonts(held_out=True):
         if font_glyphs(path) is not None:  # a face without Latin digits writes nothing
             families.setdefault(path.parent.name, []).append(path)
-    faces = list(families.values())
-    if not faces:
+    family_faces = list(families.values())
+    if not family_faces:
         print("note: no held-out handwriting font (make stress-fonts installs them): no pages")
         return []
     outcomes = []
@@ -233,8 +233,8 @@ def page_outcomes(pages: int) -> list[Outcome]:
         ink = inks[s % len(inks)]
         colour, strength = PEN_INKS[ink]
         turn = s // len(inks)
-        family = faces[turn % len(faces)]
-        font = family[(turn // len(faces)) % len(family)]
+        faces = family_faces[turn % len(family_faces)]
+        font = faces[(turn // len(family_faces)) % len(faces)]
         pen = HandPen(str(font), colour, strength)
         style = styles[s % len(styles)]
         page = render_stress_page(

@@ -51,7 +51,7 @@ HELD_OUT_FONT_DIRS = frozenset(
 
 # Handwriting fonts (folders under /usr/share/fonts/*/): the network learns the person's
 # hand from these, never print. The Makefile's HAND_FONT_PACKAGES install them; the
-# HELD_OUT ones (HAND_STRESS_FONT_PACKAGES) are only measured on, never trained on.
+# HELD_OUT ones (among the Makefile's STRESS_FONT_PACKAGES) are only measured on.
 HAND_FONT_DIRS = frozenset(
     {
         "fifthhorseman", "breip", "bwht", "humor-sans", "rufscript", "comic-neue",
