@@ -110,6 +110,13 @@ def _ink_masks(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     return np.asarray(mask)
 
 
+def _median_ab(pixels: UInt8Array) -> FloatArray:
+    """Lab a*, b* (2,) of BGR pixels (..., 3): the median of each, 0 = neutral."""
+    bgr = np.ascontiguousarray(pixels).reshape(-1, 1, 3)
+    ab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab)[:, 0, 1:].astype(np.float64) - 128.0
+    return np.asarray(np.median(ab, axis=0), dtype=np.float64)
+
+
 def _ink_colours(
     colour_cells: UInt8Array, gray_cells: UInt8Array, masks: npt.NDArray[np.bool_]
 ) -> FloatArray:
@@ -122,9 +129,7 @@ def _ink_colours(
             continue
         # The inkiest third: stroke edges are mixed with the paper's colour.
         core = masks[i] & (gray_cells[i] <= np.percentile(values, 33))
-        pixels = np.ascontiguousarray(colour_cells[i][core]).reshape(-1, 1, 3)
-        ab = cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab)[:, 0, 1:].astype(np.float64) - 128.0
-        out[i] = np.median(ab, axis=0)
+        out[i] = _median_ab(colour_cells[i][core])
     return out
 
 
@@ -137,11 +142,8 @@ def _paper_colour(
     inner[s // 5 : -s // 5, s // 5 : -s // 5] = True
     paper = ~masks & inner[None]
     bright = gray_cells >= np.percentile(gray_cells.reshape(n, -1), 75, axis=1)[:, None, None]
-    pixels = np.ascontiguousarray(colour_cells[paper & bright]).reshape(-1, 1, 3)
-    if len(pixels) == 0:
-        return np.zeros(2)
-    ab = cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab)[:, 0, 1:].astype(np.float64) - 128.0
-    return np.asarray(np.median(ab, axis=0), dtype=np.float64)
+    pixels = colour_cells[paper & bright]
+    return _median_ab(pixels) if len(pixels) else np.zeros(2)
 
 
 def _one_neutral_ink(colours: FloatArray, given: npt.NDArray[np.bool_], paper: FloatArray) -> bool:
