@@ -55,6 +55,7 @@ from .reading import (
     orientation_score,
     revise,
 )
+from .robust import robust_sd
 
 T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
@@ -603,7 +604,12 @@ def _in_written_ink(
         return out
     strength = np.log(np.maximum(peaks, 1e-6))
     mid_p, mid_w = float(np.median(strength[printed])), float(np.median(strength[written]))
-    spread = float(np.hypot(_robust_sd(strength[printed]), _robust_sd(strength[written])))
+    spread = float(
+        np.hypot(
+            robust_sd(strength[printed] - np.median(strength[printed])),
+            robust_sd(strength[written] - np.median(strength[written])),
+        )
+    )
     spread /= np.sqrt(2)
     if spread <= 0 or abs(mid_w - mid_p) < _INKS_APART * spread:
         return out
@@ -614,11 +620,6 @@ def _in_written_ink(
     past_print = strength * way > np.where(printed, second, first)
     near_pen = (strength - mid_w) * way >= -spread
     return np.asarray(digit & ~written & past_print & near_pen)
-
-
-def _robust_sd(values: FloatArray) -> float:
-    """The median absolute deviation, scaled to a normal's standard deviation."""
-    return 1.4826 * float(np.median(np.abs(values - np.median(values))))
 
 
 def _holds_handwriting(hand: FloatArray) -> bool:

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from .cells import extract_cells
 from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes
 from .geometry import GridGeometry
+from .robust import robust_sd
 
 __all__ = [
     "COLOUR_SPLIT",
@@ -250,7 +251,7 @@ def _given_group(
         centre = np.median(ref[member], axis=0)
         member = np.linalg.norm(ref - centre, axis=1) < COLOUR_SPLIT
     centre = np.median(ref[member], axis=0)
-    spread = 1.4826 * float(np.median(np.linalg.norm(ref[member] - centre, axis=1)))
+    spread = robust_sd(np.linalg.norm(ref[member] - centre, axis=1))
     limit = min(COLOUR_SPLIT, max(_SAME_INK, _SPREADS * spread))
     dist = np.linalg.norm(colours - centre, axis=1)
     return np.asarray(dist < limit), dist

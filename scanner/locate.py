@@ -39,6 +39,7 @@ from scanner.geometry import GridGeometry
 from scanner.load import MIN_SIDE, to_gray
 
 from .errors import NoGridError
+from .robust import robust_sd
 
 __all__ = [
     "MIN_CELL_PX",
@@ -979,7 +980,7 @@ def _fit_lines(
     for _ in range(3):  # refit without outliers (a digit remnant, a stray line)
         coef = np.asarray(np.linalg.lstsq(a[keep], y[keep], rcond=None)[0], dtype=np.float64)
         res = np.abs(a @ coef - y)
-        thr = max(0.06 * c, 3.0 * float(np.median(res[keep])) * 1.4826)
+        thr = max(0.06 * c, 3.0 * robust_sd(res[keep]))
         new_keep = res < thr
         if new_keep.sum() < 20 or np.array_equal(new_keep, keep):
             break

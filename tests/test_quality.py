@@ -10,6 +10,7 @@ from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
 from scanner.quality import diagnose
+from scanner.robust import robust_sd
 from tests.synth import render_puzzle_photo
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -43,3 +44,17 @@ def test_a_small_grid_is_named() -> None:
     small = GridGeometry(geometry.lattice * 0.2, geometry.image_size)
     hint = diagnose(small, extract_cells(gray, geometry), [0])
     assert "small" in hint
+
+
+def test_robust_sd_is_a_normals_spread_and_ignores_outliers() -> None:
+    rng = np.random.default_rng(5)
+    sample = rng.normal(10.0, 2.0, 4001)
+    assert robust_sd(sample - np.median(sample)) == pytest.approx(2.0, rel=0.05)
+    # A tenth of the values thrown far off (a stray line, another ink) barely move it,
+    # where the plain standard deviation grows tenfold.
+    spoilt = sample.copy()
+    spoilt[::10] = 1000.0
+    assert robust_sd(spoilt - np.median(spoilt)) == pytest.approx(2.0, rel=0.2)
+    assert np.std(spoilt) > 100
+    # Distances (all positive) are spread alike: the median distance, scaled.
+    assert robust_sd(np.abs(sample - 10.0)) == pytest.approx(2.0, rel=0.05)
