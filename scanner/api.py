@@ -605,10 +605,7 @@ def _in_written_ink(
     strength = np.log(np.maximum(peaks, 1e-6))
     mid_p, mid_w = float(np.median(strength[printed])), float(np.median(strength[written]))
     spread = float(
-        np.hypot(
-            robust_sd(strength[printed] - np.median(strength[printed])),
-            robust_sd(strength[written] - np.median(strength[written])),
-        )
+        np.hypot(robust_sd(strength[printed] - mid_p), robust_sd(strength[written] - mid_w))
     )
     spread /= np.sqrt(2)
     if spread <= 0 or abs(mid_w - mid_p) < _INKS_APART * spread:
