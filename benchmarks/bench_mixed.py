@@ -26,7 +26,9 @@ black, blue and red pen and in pencil, two of them wrong; each ink meets each fa
 
 "Misread digits" counts readings with status "read" where some digit, printed or
 written, was read as another digit, or a written one was missed (what the person would
-see: a false or a hidden mistake, a digit drawn over their own). "Kinds only" counts
+see: a false or a hidden mistake, a digit drawn over their own). "With unclear" counts
+"read" readings that name some entry as unclear (read in doubt, and a mistake if read
+so: not checked, and neither a misread nor fully right). "Kinds only" counts
 "read" readings whose every digit is right but some cell's kind is not: a print read as
 the person's (right) entry or the reverse, or a blurred print read as empty and its
 solution digit drawn over it; the grid drawn and the mistakes named are the same.
@@ -74,6 +76,7 @@ class Outcome:
     fully_right: bool = False  # givens, entries and kinds
     misread: bool = False  # status ok, a digit read as another, or a written one missed
     kinds_only: bool = False  # status ok, every digit right, some kind wrong
+    unclear: bool = False  # status ok, some entry named unclear
     mistakes_exact: bool = False  # mistakes == the cells made wrong (none as taken)
     mistakes: str = ""
     detail: str = ""
@@ -82,7 +85,8 @@ class Outcome:
 def mistakes_of(scan: ScanResult) -> list[int] | None:
     """The cells ``solve`` calls mistakes (None: the entries could not be checked)."""
     found = solutions(list(scan.givens), limit=2)
-    check = check_entries(scan.givens, scan.entries, found[0] if len(found) == 1 else None)
+    solution = found[0] if len(found) == 1 else None
+    check = check_entries(scan.givens, scan.entries, solution, unclear=scan.unclear)
     return None if check.status == CheckStatus.UNCHECKED else list(check.mistakes)
 
 
@@ -110,11 +114,13 @@ def judge(
     out.fully_right = out.givens_right and scan.entries == entries and kinds_right
     truth = [p or e for p, e in zip(printed, entries, strict=True)]
     seen = [g or e for g, e in zip(scan.givens, scan.entries, strict=True)]
+    out.unclear = bool(scan.unclear)
+    # An unclear entry is said to be unread: not a written digit missed.
     out.misread = any(
-        s != t and (s or (t and not printed[i]))
+        s != t and (s or (t and not printed[i] and i not in scan.unclear))
         for i, (s, t) in enumerate(zip(seen, truth, strict=True))
     )
-    out.kinds_only = not out.fully_right and not out.misread
+    out.kinds_only = not out.fully_right and not out.misread and not out.unclear
     found = mistakes_of(scan)
     out.mistakes = ",".join(cell_name(c) for c in found or [])
     out.mistakes_exact = found == sorted(wrong)
@@ -123,8 +129,9 @@ def judge(
             f"{cell_name(i)} {p or e}->{scan.givens[i] or scan.entries[i]}"
             f"{'h' if scan.entries[i] else 'p'}"
             for i, (p, e) in enumerate(zip(printed, entries, strict=True))
-            if (p, e) != (scan.givens[i], scan.entries[i])
+            if (p, e) != (scan.givens[i], scan.entries[i]) and i not in scan.unclear
         ]
+        bad += [f"{cell_name(i)} unclear" for i in scan.unclear]
         out.detail = " ".join(bad[:6])
     return out
 
@@ -250,7 +257,7 @@ def table(outcomes: list[Outcome]) -> str:
     groups = list(dict.fromkeys(o.group for o in outcomes))
     head = (
         "| set | images | read | givens right | fully right | mistakes exact "
-        "| kinds only | misread digits |\n|---|---:|---:|---:|---:|---:|---:|---:|"
+        "| with unclear | kinds only | misread digits |\n|---" + "|---:" * 8 + "|"
     )
     rows = [head]
     for g in [*groups, "total"]:
@@ -259,7 +266,8 @@ def table(outcomes: list[Outcome]) -> str:
         rows.append(
             f"| {g} | {len(sel)} | {sum(o.read for o in sel)} | "
             f"{sum(o.givens_right for o in sel)} | {sum(o.fully_right for o in sel)} | "
-            f"{sum(o.mistakes_exact for o in sel)} | {sum(o.kinds_only for o in sel)} | "
+            f"{sum(o.mistakes_exact for o in sel)} | {sum(o.unclear for o in sel)} | "
+            f"{sum(o.kinds_only for o in sel)} | "
             f"{f'**{bad}**' if bad else 0} |"
         )
     return "\n".join(rows)

@@ -25,8 +25,11 @@ from solver.check import EntryCheck
 from solver.solve import SolveResult
 
 from .legend import (
+    DASH_SHARE,
+    DASHES,
     MISTAKE_COLOUR,
     STRIP_MIN_FONT_PX,
+    UNCLEAR_COLOUR,
     Box,
     LegendEntry,
     bgr,
@@ -200,11 +203,12 @@ def badge_tiles(digit: int, size: int, code: str) -> BadgeTiles:
 
 
 @functools.lru_cache(maxsize=256)
-def ring_tile(size: int) -> UInt8Array:
+def ring_tile(size: int, *, dashed: bool = False) -> UInt8Array:
     """The alpha tile (size, size) uint8 of a ring around the middle of a cell.
 
     Like :func:`cell_tile` it covers the whole cell, so the cell's homography draws it
     in perspective (an ellipse on a tilted page), and it keeps clear of the cell's edges.
+    ``dashed``: ``DASHES`` arcs instead of a whole ring (an unclear entry's mark).
     """
     scale = 4  # drawn at 4x and reduced: an anti-aliased ring of any width
     big = np.zeros((size * scale, size * scale), np.uint8)
@@ -212,6 +216,10 @@ def ring_tile(size: int) -> UInt8Array:
     radius = round(RING_RADIUS * size * scale)
     width = max(scale, round(RING_WIDTH * size * scale))
     cv2.circle(big, centre, radius, 255, width, cv2.LINE_8)
+    if dashed:  # cut the gaps by angle: square ends (a thick arc's round caps fill them)
+        yy, xx = np.mgrid[: big.shape[0], : big.shape[1]]
+        turn = (np.arctan2(yy - centre[1], xx - centre[0]) / (2 * np.pi)) % 1.0
+        big[(turn * DASHES) % 1.0 >= DASH_SHARE] = 0
     return _frame(np.asarray(cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA), np.uint8))
 
 
@@ -332,7 +340,8 @@ def draw_digits(
 
 
 def draw_rings(image: UInt8Array, geometry: GridGeometry, check: EntryCheck) -> tuple[int, ...]:
-    """Ring the wrong entries in :data:`~overlay.legend.MISTAKE_COLOUR`, in place.
+    """Ring the wrong entries in :data:`~overlay.legend.MISTAKE_COLOUR`, in place, and
+    the unclear ones with a dashed ring in :data:`~overlay.legend.UNCLEAR_COLOUR`.
 
     Parameters
     ----------
@@ -346,10 +355,14 @@ def draw_rings(image: UInt8Array, geometry: GridGeometry, check: EntryCheck) -> 
     Returns
     -------
     tuple of int
-        The cells ringed.
+        The cells of wrong entries ringed (the unclear ones are not counted).
     """
     ringed = []
     sizes = _tile_sizes(geometry)
+    unclear = bgr(UNCLEAR_COLOUR)
+    for cell in check.unclear:
+        tile = ring_tile(int(sizes.flat[cell]), dashed=True)
+        _blend_cell(image, geometry, cell, tile, unclear)
     colour = bgr(MISTAKE_COLOUR)
     for cell in check.mistakes:
         if _blend_cell(image, geometry, cell, ring_tile(int(sizes.flat[cell])), colour):

@@ -62,6 +62,12 @@ GIVEN_COLOUR: RGB = (0, 0, 0)
 # (CIE76 51 or more seen normally, 25 or more under simulated deuteranopia and
 # protanopia) and drawn as a ring, never as a digit.
 MISTAKE_COLOUR: RGB = (255, 0, 255)
+# The dashed ring around an entry the reader could not make out (neither right nor
+# wrong): a dark neutral grey, so it says "look here" without the mistake's magenta or
+# any technique's colour.
+UNCLEAR_COLOUR: RGB = (80, 80, 80)
+DASHES = 8  # dashes around the unclear ring (and its legend swatch)
+DASH_SHARE = 0.55  # of each dash's arc that is drawn
 TEXT_COLOUR: RGB = (40, 40, 40)
 
 # Entry for digits present in the final grid that no recorded step placed (a solve
@@ -69,6 +75,8 @@ TEXT_COLOUR: RGB = (40, 40, 40)
 EARLIER = "earlier"
 # The legend line of the person's entries ("2 of 31 entries wrong"); no technique.
 MISTAKES = "mistakes"
+# The legend line of the entries that could not be read ("1 entry unclear").
+UNCLEAR = "unclear"
 
 
 class Swatch(Enum):
@@ -76,6 +84,7 @@ class Swatch(Enum):
 
     FILL = "fill"  # a filled square: digits written in this colour
     RING = "ring"  # a ring: the ring drawn around wrong entries
+    DASHED = "dashed"  # a dashed ring: the one drawn around unclear entries
 
 
 def family_colour(family: Family | None) -> RGB:
@@ -140,13 +149,13 @@ def solved_cells(
     """
     out: list[tuple[int, int, str | None]] = []
     values = result.grid.values
-    written = check.entries if check is not None else (0,) * 81
+    written = check.written if check is not None else frozenset()
     # The one attribution (``Placement``): the rule that unlocked the digit, not only
     # the single that wrote it.
     credited = {p.cell: p.technique for p in result.placements()}
     for cell in range(81):
         digit = values[cell]
-        if result.givens[cell] or not digit or written[cell]:
+        if result.givens[cell] or not digit or cell in written:
             continue
         out.append((cell, digit, credited.get(cell)))
     return out
@@ -181,10 +190,14 @@ class LegendEntry:
 
     @property
     def colour(self) -> RGB:
+        if self.technique == UNCLEAR:
+            return UNCLEAR_COLOUR
         return MISTAKE_COLOUR if self.technique == MISTAKES else family_colour(self.family)
 
     @property
     def label(self) -> str:
+        if self.technique == UNCLEAR:
+            return f"{self.count} {'entry' if self.count == 1 else 'entries'} unclear, not checked"
         if self.technique == MISTAKES:
             noun = "entry" if self.of == 1 else "entries"
             if not self.count:
@@ -203,13 +216,22 @@ def mistakes_entry(check: EntryCheck) -> LegendEntry | None:
     )
 
 
+def unclear_entry(check: EntryCheck) -> LegendEntry | None:
+    """The legend line ``1 entry unclear, not checked`` (dashed ring swatch); None when
+    every entry was read."""
+    if not check.unclear:
+        return None
+    return LegendEntry(UNCLEAR, "Unclear", "", None, len(check.unclear), swatch=Swatch.DASHED)
+
+
 def legend_entries(result: SolveResult, check: EntryCheck | None = None) -> list[LegendEntry]:
-    """The person's entries checked (first, when there are any), then the techniques
-    that placed digits, simplest first (registry order), with counts."""
+    """The person's entries checked and the unclear ones (first, when there are any),
+    then the techniques that placed digits, simplest first (registry order), with
+    counts."""
     entries = []
-    line = mistakes_entry(check) if check is not None else None
-    if line is not None:
-        entries.append(line)
+    for line in (mistakes_entry(check), unclear_entry(check)) if check is not None else ():
+        if line is not None:
+            entries.append(line)
     counts: dict[str, int] = {}
     for _cell, _digit, tech_id in solved_cells(result, check):
         key = tech_id if tech_id is not None else EARLIER
@@ -224,6 +246,18 @@ def legend_entries(result: SolveResult, check: EntryCheck | None = None) -> list
         else:  # a technique id from a newer solver than this registry
             entries.append(LegendEntry(key, key, technique_code(key), None, counts[key]))
     return entries
+
+
+def dashed_ring(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    colour: tuple[int, ...],
+    width: int,
+) -> None:
+    """Draw the unclear entry's dashed ring (``DASHES`` arcs) inside ``box`` with Pillow."""
+    arc = 360 / DASHES
+    for k in range(DASHES):
+        draw.arc(box, k * arc, k * arc + DASH_SHARE * arc, fill=colour, width=width)
 
 
 class Box(NamedTuple):
@@ -309,6 +343,8 @@ def _draw_layout(entries: Sequence[LegendEntry], lay: _Layout) -> UInt8Array:
         swatch_box = (x, cy - s // 2, x + s, cy - s // 2 + s)
         if entry.swatch == Swatch.RING:
             draw.ellipse(swatch_box, outline=(*entry.colour, 255), width=max(2, s // 5))
+        elif entry.swatch == Swatch.DASHED:
+            dashed_ring(draw, swatch_box, (*entry.colour, 255), max(2, s // 5))
         else:
             draw.rounded_rectangle(swatch_box, radius=max(1, s // 5), fill=(*entry.colour, 255))
         x += s + gap

@@ -502,6 +502,8 @@ def render_report(
             if wrong
             else (f"Your entries: all {check.checked} right")
         )
+        if check.unclear:
+            caption += f"; {check.unclear_text()}"
         svg = grid_svg(mine, givens, None, colours=written, rings=check.mistakes, label=caption)
         figs.append((caption, svg))
     values = result.grid.values

@@ -16,8 +16,10 @@ from .legend import (
     GIVEN_COLOUR,
     MISTAKE_COLOUR,
     TEXT_COLOUR,
+    UNCLEAR_COLOUR,
     LegendEntry,
     blend_rgba,
+    dashed_ring,
     difficulty_of,
     legend_entries,
     load_font,
@@ -133,6 +135,7 @@ def render_sheet(
     values = result.grid.values
     written = check.entries if check is not None else (0,) * 81
     wrong = set(check.mistakes) if check is not None else set()
+    unclear = set(check.unclear) if check is not None else set()
     ring = max(2, round(cell * 0.07))
     for c in range(81):
         r, k = divmod(c, 9)
@@ -145,6 +148,10 @@ def render_sheet(
                 rad = cell * RING_RADIUS
                 box = (cx - rad, cy - rad, cx + rad, cy + rad)
                 draw.ellipse(box, outline=MISTAKE_COLOUR, width=ring)
+        elif c in unclear:  # the person wrote here; what, the reader could not tell
+            _ink_centred(draw, (cx, cy), "?", solved_font, ENTRY_COLOUR)
+            rad = cell * RING_RADIUS
+            dashed_ring(draw, (cx - rad, cy - rad, cx + rad, cy + rad), UNCLEAR_COLOUR, ring)
         elif values[c]:
             _ink_centred(draw, (cx, cy), str(values[c]), solved_font, colour_of[c])
         elif result.status == STUCK:

@@ -131,15 +131,17 @@ def _position_hint(
     order: Sequence[Technique],
     head: dict[str, object],
     draw: Callable[[Step], Path] | None = None,
+    unclear: Sequence[int] = (),
 ) -> ExitCode:
     """Print the next step from the givens plus the right entries, the wrong entries
     named first; the exit code (stuck: NOT_SOLVED; no single solution: INVALID_PUZZLE).
-    ``draw`` writes the step as a picture and says where (``"output"``, ``wrote ...``)."""
+    ``draw`` writes the step as a picture and says where (``"output"``, ``wrote ...``);
+    ``unclear``: cells written in that the reader could not make out."""
     from solver import Grid
     from solver.solve import validate
 
     status, sols, message = validate(Grid(givens))
-    check = check_entries(givens, entries, sols[0] if status == SOLVED else None)
+    check = check_entries(givens, entries, sols[0] if status == SOLVED else None, unclear=unclear)
     if status != SOLVED:
         if check.count:
             message += "; the entries cannot be checked"
@@ -372,7 +374,16 @@ def _solve_hint(args: argparse.Namespace, out: TextIO) -> int:
         return write_image(image, target)
 
     order = _solve_order(())
-    return _position_hint(scan.givens, scan.entries, args, out, order=order, head=head, draw=draw)
+    return _position_hint(
+        scan.givens,
+        scan.entries,
+        args,
+        out,
+        order=order,
+        head=head,
+        draw=draw,
+        unclear=scan.unclear,
+    )
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:

@@ -49,10 +49,12 @@ def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> S
     return result
 
 
-def check_stage(scan: ScanResult, result: SolveResult) -> EntryCheck:
+def check_stage(scan: ScanResult, result: SolveResult | None) -> EntryCheck:
     """The person's entries read from the photo, checked against the solution of the
-    printed puzzle (unchecked when it has no single solution)."""
-    return check_entries(scan.givens, scan.entries, result.solution)
+    printed puzzle (unchecked when it has no single solution, or ``result`` is None:
+    not solved); the entries the reader could not make out are unclear."""
+    solution = result.solution if result is not None else None
+    return check_entries(scan.givens, scan.entries, solution, unclear=scan.unclear)
 
 
 def output_path_for(source: str, out: str | None) -> Path:
@@ -196,7 +198,7 @@ def solve_photo(
     try:
         result = solve_stage(scan.givens, source=path, uniqueness=uniqueness)
     except InvalidPuzzleError as exc:
-        unchecked = check_entries(scan.givens, scan.entries, None)
+        unchecked = check_stage(scan, None)
         exc.details.update(unchecked.to_dict())
         if unchecked.count:
             exc.args = (f"{exc}; the entries cannot be checked",)

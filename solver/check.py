@@ -5,6 +5,8 @@ is a mistake when it differs from the printed puzzle's one solution. An entry th
 clashes with a given (the same digit twice in a house) always differs from the
 solution, so it is a mistake too. When the printed puzzle has no single solution there
 is nothing to compare with: the entries are then *unchecked*, never called mistakes.
+An entry the reader could not make out is *unclear*: the cell holds the person's ink
+(no digit is drawn over it) but nothing is said about it, right or wrong.
 """
 
 from __future__ import annotations
@@ -47,11 +49,20 @@ class EntryCheck:
         the entries could not be checked.
     solution : tuple of int or None
         The printed puzzle's one solution; None when it has none or several.
+    unclear : tuple of int
+        The cells (ascending) the person wrote in whose digit could not be read: 0 in
+        ``entries``, never a mistake, never counted as checked.
     """
 
     entries: tuple[int, ...]
     mistakes: tuple[int, ...]
     solution: tuple[int, ...] | None
+    unclear: tuple[int, ...] = ()
+
+    @property
+    def written(self) -> frozenset[int]:
+        """The cells holding the person's ink: the entries read and the unclear ones."""
+        return frozenset(c for c, v in enumerate(self.entries) if v) | frozenset(self.unclear)
 
     @property
     def count(self) -> int:
@@ -92,30 +103,42 @@ class EntryCheck:
         return Grid(values, givens=[v != 0 for v in givens])
 
     def summary(self) -> str:
-        """One line for the text output: ``Entries: 31 checked, 2 wrong: r3c5, r7c1``.
+        """One line for the text output: ``Entries: 31 checked, 2 wrong: r3c5, r7c1``,
+        then ``; 1 unclear, not checked: r2c2`` when some could not be read.
 
         ``""`` when there are no entries.
         """
         status = self.status
         if status == CheckStatus.NO_ENTRIES:
-            return ""
+            return self.unclear_text().capitalize()
         if status == CheckStatus.UNCHECKED:
             return (
                 f"Entries: {self.count} not checked: the printed puzzle has no single "
                 "solution to compare them with"
             )
         if not self.mistakes:
-            return f"Entries: {self.checked} checked, all right"
-        names = ", ".join(cell_name(c) for c in self.mistakes)
-        return f"Entries: {self.checked} checked, {len(self.mistakes)} wrong: {names}"
+            line = f"Entries: {self.checked} checked, all right"
+        else:
+            names = ", ".join(cell_name(c) for c in self.mistakes)
+            line = f"Entries: {self.checked} checked, {len(self.mistakes)} wrong: {names}"
+        return f"{line}; {self.unclear_text()}" if self.unclear else line
+
+    def unclear_text(self) -> str:
+        """``1 entry unclear, not checked: r2c2`` (``""`` when every entry was read)."""
+        if not self.unclear:
+            return ""
+        n = len(self.unclear)
+        names = ", ".join(cell_name(c) for c in self.unclear)
+        return f"{n} {'entry' if n == 1 else 'entries'} unclear, not checked: {names}"
 
     def to_dict(self, *, reveal: bool = False) -> dict[str, object]:
-        """The JSON fields: ``entries`` (81 chars), ``mistakes`` (cell names),
-        ``entries_checked`` and ``entries_status``; with ``reveal``, ``right_digits``
-        (``{"r3c5": 4}``) for the mistakes."""
+        """The JSON fields: ``entries`` (81 chars), ``mistakes`` and ``unclear`` (cell
+        names), ``entries_checked`` and ``entries_status``; with ``reveal``,
+        ``right_digits`` (``{"r3c5": 4}``) for the mistakes."""
         out: dict[str, object] = {
             "entries": "".join(str(v) for v in self.entries),
             "mistakes": [cell_name(c) for c in self.mistakes],
+            "unclear": [cell_name(c) for c in self.unclear],
             "entries_checked": self.checked,
             "entries_status": str(self.status),
         }
@@ -125,7 +148,11 @@ class EntryCheck:
 
 
 def check_entries(
-    givens: Sequence[int], entries: Sequence[int], solution: Sequence[int] | None
+    givens: Sequence[int],
+    entries: Sequence[int],
+    solution: Sequence[int] | None,
+    *,
+    unclear: Sequence[int] = (),
 ) -> EntryCheck:
     """Compare a person's entries with the printed puzzle's solution.
 
@@ -139,6 +166,9 @@ def check_entries(
     solution : sequence of 81 int or None
         The printed puzzle's one solution; None when it has none or several, and then
         no entry is called a mistake.
+    unclear : sequence of int, keyword-only
+        Cells (0..80) the person wrote in whose digit the reader could not make out;
+        their ``entries`` must be 0 and no given may be there.
 
     Returns
     -------
@@ -157,12 +187,15 @@ def check_entries(
             raise ValueError(f"{name}: digits must be 0-9")
     if solution is not None and len(solution) != 81:
         raise ValueError(f"solution: expected 81 cells, got {len(solution)}")
+    bad = [c for c in unclear if not 0 <= c < 81 or givens[c] or entries[c]]
+    if bad:
+        raise ValueError(f"unclear: cell {bad[0]} is outside the grid, a given or read")
     kept = tuple(0 if g else int(e) for g, e in zip(givens, entries, strict=True))
     sol = tuple(int(v) for v in solution) if solution is not None else None
     mistakes: tuple[int, ...] = ()
     if sol is not None:
         mistakes = tuple(c for c, e in enumerate(kept) if e and e != sol[c])
-    return EntryCheck(kept, mistakes, sol)
+    return EntryCheck(kept, mistakes, sol, tuple(sorted(set(unclear))))
 
 
 @dataclass(frozen=True)
@@ -214,7 +247,7 @@ class PositionHint:
 
     def lines(self) -> list[str]:
         """The text output: the warning (and, with ``reveal``, the right digits) first,
-        then the step or why there is none."""
+        the entries that could not be read, then the step or why there is none."""
         out = []
         if self.check.mistakes:
             out.append(self.warning())
@@ -225,6 +258,8 @@ class PositionHint:
                         for c in self.check.mistakes
                     )
                 )
+        if self.check.unclear:
+            out.append(self.check.unclear_text().capitalize())
         out.append(hint_text(self.step, self.level) if self.step is not None else self.message)
         return out
 
@@ -261,8 +296,8 @@ def position_hint(
     uniqueness : bool, keyword-only
         Allow the techniques that assume one solution.
     reveal : bool, keyword-only
-        Without it, no step that places a digit into a wrong entry's cell is given (it
-        would tell the right digit); with it, the right digits are shown too.
+        Without it, no step that places a digit into a wrong or unclear entry's cell is
+        given (it would tell the right digit); with it, the right digits are shown too.
     level : HintLevel, keyword-only
         How much of the step to tell.
     """
@@ -270,14 +305,14 @@ def position_hint(
     if grid.is_solved():
         done = "your grid is complete and every entry is right"
         return PositionHint(check, None, True, reveal, message=done, level=level)
-    avoid = () if reveal else check.mistakes
+    avoid = () if reveal else tuple(sorted({*check.mistakes, *check.unclear}))
     step = hint(grid, techniques=techniques, uniqueness=uniqueness, avoid=avoid)
     if step is not None:
         return PositionHint(check, step, False, reveal, level=level)
     if avoid and hint(grid, techniques=techniques, uniqueness=uniqueness) is not None:
         message = (
-            "the next step would give away the right digit of a wrong entry: fix your "
-            "mistakes first (--reveal shows the right digits)"
+            "the next step would give away the right digit of a wrong or unclear entry: "
+            "fix your mistakes first (--reveal shows the right digits)"
         )
         return PositionHint(check, None, False, reveal, withheld=True, message=message, level=level)
     message = "no step found: the position is beyond these techniques"

@@ -88,6 +88,7 @@ def test_no_entries() -> None:
     assert check.to_dict() == {
         "entries": "0" * 81,
         "mistakes": [],
+        "unclear": [],
         "entries_checked": 0,
         "entries_status": "no_entries",
     }
@@ -104,6 +105,33 @@ def test_no_entries() -> None:
 def test_bad_input_is_refused(givens: list[int], entries: list[int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         check_entries(givens, entries, SOLUTION)
+
+
+def test_an_unclear_entry_is_neither_checked_nor_a_mistake() -> None:
+    cells = {c: SOLUTION[c] for c in EMPTY[:10:2]}
+    cells[EMPTY[1]] = _wrong(EMPTY[1])
+    unclear = [EMPTY[5], EMPTY[3]]
+    check = check_entries(GIVENS, _entries(cells), SOLUTION, unclear=unclear)
+    assert check.unclear == tuple(sorted(unclear))
+    assert check.mistakes == (EMPTY[1],) and check.checked == len(cells)
+    assert check.written == frozenset(cells) | frozenset(unclear)
+    names = ", ".join(cell_name(c) for c in sorted(unclear))
+    assert check.summary() == (
+        f"Entries: {len(cells)} checked, 1 wrong: {cell_name(EMPTY[1])}; "
+        f"2 entries unclear, not checked: {names}"
+    )
+    assert check.to_dict()["unclear"] == [cell_name(c) for c in sorted(unclear)]
+    # Not in the position: the person's digit there is unknown.
+    position = check.position(GIVENS)
+    assert all(position.values[c] == 0 for c in unclear)
+
+
+@pytest.mark.parametrize("where", ["given", "read", "outside"])
+def test_an_unclear_cell_must_be_an_unread_empty_cell(where: str) -> None:
+    given = next(c for c in range(81) if GIVENS[c])
+    cell = {"given": given, "read": EMPTY[0], "outside": 81}[where]
+    with pytest.raises(ValueError, match="unclear: cell"):
+        check_entries(GIVENS, _entries({EMPTY[0]: SOLUTION[EMPTY[0]]}), SOLUTION, unclear=[cell])
 
 
 # ------------------------------------------------------------------------ position_hint
@@ -159,6 +187,20 @@ def test_the_hint_does_not_give_away_a_wrong_entry_unless_asked() -> None:
     assert shown.step is not None and shown.step.placements == ((last, SOLUTION[last]),)
     assert shown.lines()[1] == f"{cell_name(last)} should be {SOLUTION[last]}"
     assert shown.to_dict()["right_digits"] == {cell_name(last): SOLUTION[last]}
+
+
+def test_the_hint_does_not_give_away_an_unclear_entry_unless_asked() -> None:
+    # As with a wrong entry: the unclear cell is a full house, and its digit stays untold.
+    filled, last = _row_to_fill()
+    check = check_entries(
+        GIVENS, _entries({c: SOLUTION[c] for c in filled}), SOLUTION, unclear=[last]
+    )
+    hidden = position_hint(GIVENS, check)
+    assert hidden.step is not None
+    assert all(c != last for c, _ in hidden.step.placements)
+    assert hidden.lines()[0] == f"1 entry unclear, not checked: {cell_name(last)}"
+    shown = position_hint(GIVENS, check, reveal=True)
+    assert shown.step is not None and shown.step.placements == ((last, SOLUTION[last]),)
 
 
 def test_a_complete_right_grid_is_said_to_be_solved() -> None:

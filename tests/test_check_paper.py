@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from overlay.legend import MISTAKE_COLOUR
+from overlay.legend import MISTAKE_COLOUR, UNCLEAR_COLOUR
 from pipeline.cli import main
 from scanner.geometry import GridGeometry
 from solver.errors import ExitCode
@@ -63,9 +63,19 @@ def _cell(geo: GridGeometry, cell: int, shape: tuple[int, ...]) -> npt.NDArray[n
     return mask.astype(bool)
 
 
-def _ring(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-    want = np.array(MISTAKE_COLOUR[::-1])  # BGR
+def _ring(
+    image: npt.NDArray[np.uint8], colour: tuple[int, int, int] = MISTAKE_COLOUR
+) -> npt.NDArray[np.bool_]:
+    want = np.array(colour[::-1])  # BGR
     return np.asarray(np.abs(image.astype(int) - want).sum(axis=2) <= 12)
+
+
+def _solved_json(photo: Path, out: Path) -> dict[str, object]:
+    """``solve PHOTO --json -o OUT``'s object; it must say solved (exit 0)."""
+    code, text = run("solve", str(photo), "--json", "-o", str(out))
+    obj: dict[str, object] = json.loads(text)
+    assert code == ExitCode.OK and obj["status"] == "solved"
+    return obj
 
 
 # ------------------------------------------------------------------------------- solve
@@ -76,9 +86,7 @@ def test_solve_names_the_wrong_entry_and_rings_it(
 ) -> None:
     started, _, geo = photos
     out = tmp_path / "started.solved.png"
-    code, text = run("solve", str(started), "--json", "-o", str(out))
-    obj = json.loads(text)
-    assert code == ExitCode.OK and obj["status"] == "solved"
+    obj = _solved_json(started, out)
     assert obj["entries"] == "".join(str(ENTRIES.get(c, 0)) for c in range(81))
     assert obj["mistakes"] == [cell_name(WRONG)] == ["r2c8"]
     assert obj["entries_checked"] == len(ENTRIES) and obj["entries_status"] == "checked"
@@ -269,3 +277,63 @@ def test_batch_rows_carry_entries_and_mistakes(
     assert table["plain.png"]["mistakes"] == "" and table["plain.png"]["entries_checked"] == "0"
     drawn = cv2.imread(str(out / "started.solved.png"))
     assert _ring(drawn).any() and not _ring(cv2.imread(str(out / "plain.solved.png"))).any()
+
+
+# ------------------------------------------------------------------ an unclear entry
+
+
+@pytest.fixture
+def unclear_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fault injection: the network sees the entries as handwriting and doubts the
+    wrong one, split between its digit and another one, neither of them the solution's
+    (a scrawl the reader cannot make out)."""
+    import scanner.api as api
+
+    classify = api._classify
+
+    def doubtful(*args: object, **kwargs: object) -> tuple[object, ...]:
+        probs, hand, sideways = classify(*args, **kwargs)  # type: ignore[arg-type]
+        if args[-1] == 0:  # the grid as cut, upright: cells in reading order
+            written = ENTRIES[WRONG]
+            other = next(d for d in range(1, 10) if d not in (written, SOLUTION[WRONG]))
+            probs[WRONG] = 0.0
+            probs[WRONG, written], probs[WRONG, other] = 0.55, 0.45
+            hand[list(ENTRIES)] = 1.0
+        return probs, hand, sideways
+
+    monkeypatch.setattr(api, "_classify", doubtful)
+
+
+@pytest.mark.usefixtures("unclear_wrong")
+def test_an_unclear_entry_is_named_and_not_called_a_mistake(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    started, _, geo = photos
+    out = tmp_path / "started.solved.png"
+    obj = _solved_json(started, out)
+    assert obj["mistakes"] == [] and obj["unclear"] == ["r2c8"]
+    assert str(obj["entries"])[WRONG] == "0" and obj["entries_checked"] == len(ENTRIES) - 1
+    after = cv2.imread(str(out))
+    mask = _cell(geo, WRONG, after.shape)
+    assert not (_ring(after) & mask).any()  # no mistake's ring; a grey dashed one
+    assert (_ring(after, UNCLEAR_COLOUR) & mask).sum() > 20
+    code, text = run("solve", str(started), "-o", str(tmp_path / "again.png"))
+    assert code == ExitCode.OK
+    assert f"Entries: {len(ENTRIES) - 1} checked, all right; " in text
+    assert "1 entry unclear, not checked: r2c8" in text
+    code, text = run("read", str(started), "--json")
+    assert code == ExitCode.OK and json.loads(text)["unclear"] == ["r2c8"]
+
+
+@pytest.mark.usefixtures("unclear_wrong")
+def test_batch_rows_carry_the_unclear_entries(
+    photos: tuple[Path, Path, GridGeometry], tmp_path: Path
+) -> None:
+    started, _, _ = photos
+    out = tmp_path / "out"
+    code, _ = run("batch", str(started), "-o", str(out), "--jobs", "1", "--quiet")
+    assert code == ExitCode.OK
+    row = json.loads((out / "results.jsonl").read_text().splitlines()[0])
+    assert row["unclear"] == ["r2c8"] and row["mistakes"] == []
+    with (out / "summary.csv").open() as fh:
+        assert next(csv.DictReader(fh))["unclear"] == "r2c8"

@@ -19,12 +19,13 @@ import numpy.typing as npt
 import pytest
 
 from overlay import annotate, compose, render_report, render_sheet, write_report
-from overlay.draw import LegendPlace, annotate_page
+from overlay.draw import RING_RADIUS, LegendPlace, annotate_page
 from overlay.legend import (
     FALLBACK_COLOUR,
     FAMILY_COLOURS,
     GIVEN_COLOUR,
     MISTAKE_COLOUR,
+    UNCLEAR_COLOUR,
     Swatch,
     family_colour,
     legend_entries,
@@ -368,6 +369,38 @@ def test_the_legend_counts_the_wrong_entries_with_a_ring(scene: Scene, result: S
     mine[wrong] = 0
     right_only = check_entries(result.givens, mine, result.solution)
     assert legend_entries(result, right_only)[0].label == "all 4 entries right"
+
+
+def test_an_unclear_entry_gets_no_digit_and_a_dashed_ring(
+    scene: Scene, result: SolveResult
+) -> None:
+    photo, geo = scene
+    check, right, wrong = _entry_check(result)
+    unclear = right[0]  # the person wrote here; the reader could not make out what
+    mine = list(check.entries)
+    mine[unclear] = 0
+    check = check_entries(result.givens, mine, result.solution, unclear=[unclear])
+    ann = compose(photo, geo, result, check=check)
+    assert unclear not in ann.cells and ann.rings == (wrong,)
+    want = np.array(UNCLEAR_COLOUR[::-1])
+    grey = np.abs(ann.image.astype(int) - want).sum(axis=2) <= 12
+    cell_px = _cell_mask(geo, unclear, photo.shape)
+    assert (grey & cell_px & _changed(photo, ann.image)).sum() > 20
+    r, c = divmod(unclear, 9)  # inside the ring, where a digit would go: nothing drawn
+    inside = geo.to_image([[c + 0.3, r + 0.3], [c + 0.7, r + 0.3], [c + 0.7, r + 0.7],
+                           [c + 0.3, r + 0.7]])  # fmt: skip
+    assert not (_changed(photo, ann.image) & _poly_mask(photo.shape, inside)).any()
+    # Dashed: around the ring's circle, a share of it is left as the photo was.
+    angles = np.linspace(0, 2 * np.pi, 240, endpoint=False)
+    circle = np.stack([c + 0.5 + RING_RADIUS * np.cos(angles),
+                       r + 0.5 + RING_RADIUS * np.sin(angles)], axis=1)  # fmt: skip
+    xs, ys = np.round(geo.to_image(circle)).astype(int).T
+    drawn = _changed(photo, ann.image)[ys, xs].mean()
+    assert 0.3 < drawn < 0.9, drawn
+    lines = legend_entries(result, check)
+    assert lines[0].label == "1 of 4 entries wrong"
+    assert lines[1].label == "1 entry unclear, not checked" and lines[1].swatch == Swatch.DASHED
+    assert lines[1].colour == UNCLEAR_COLOUR
 
 
 def test_no_entries_draw_as_before(scene: Scene, result: SolveResult) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import os
 import signal
 import time
@@ -127,6 +128,34 @@ def test_solve_check_and_hint_from_a_reading(
     step = client.get(f"/api/steps/{sid}/0.png")
     assert step.status_code == 200 and step.content.startswith(b"\x89PNG")
     assert client.get(f"/api/steps/{sid}/{len(solved['steps'])}.png").status_code == 400
+
+
+def test_an_unclear_entry_stays_unchecked_until_typed(
+    client: TestClient, reading: dict[str, object], tmp_path: Path
+) -> None:
+    from pipeline.web import jobs
+
+    # A copy of the session, read as if the person wrote in a cell the reader could not
+    # make out (the reader's side is tested in test_handwriting and test_check_paper).
+    session = client.app.state.sessions.root / str(reading["id"])
+    folder = tmp_path / "session"
+    folder.mkdir()
+    for name in (jobs.PHOTO, jobs.STATE):
+        (folder / name).write_bytes((session / name).read_bytes())
+    unclear = next(i for i, v in enumerate(PUZZLE) if not v)
+    state = json.loads((folder / jobs.STATE).read_text())
+    (folder / jobs.STATE).write_text(json.dumps({**state, "unclear": [unclear]}))
+    givens = "".join(map(str, PUZZLE))
+    name = f"r{unclear // 9 + 1}c{unclear % 9 + 1}"
+    out = jobs.solve_job(str(folder), givens, "0" * 81, "solve", 4, False)
+    assert out["unclear"] == [name] and out["mistakes"] == [] and out["entries_checked"] == 0
+    matches_schema({k: out[k] for k in ("entries", "mistakes", "unclear", "entries_checked",
+                                         "entries_status")}, "entry_check")  # fmt: skip
+    # Typed by the person: an entry like any other, checked.
+    typed = ["0"] * 81
+    typed[unclear] = str(SOLUTION[unclear] % 9 + 1)
+    out = jobs.solve_job(str(folder), givens, "".join(typed), "check", 4, False)
+    assert out["unclear"] == [] and out["mistakes"] == [name]
 
 
 def test_a_corrected_puzzle_with_two_solutions_is_422(

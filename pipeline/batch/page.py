@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.batch.plan import PageTask
-from solver.check import EntryCheck, check_entries
+from solver.check import EntryCheck
 from solver.errors import InvalidPuzzleError, Status, SudokuScanError
 
 # Record statuses (solver.errors.Status). Only "solved" counts as success for the exit code.
@@ -22,7 +22,7 @@ ERROR = Status.ERROR  # the file could not be read (or another failure): see "er
 
 # Every record has every one of these keys (null where it does not apply).
 FIELDS = ("source", "page", "grid", "status", "givens", "solution", "corrections", "error",
-          "seconds", "hardest", "level", "ser", "output", "entries", "mistakes",
+          "seconds", "hardest", "level", "ser", "output", "entries", "mistakes", "unclear",
           "entries_checked")  # fmt: skip
 
 
@@ -49,16 +49,16 @@ def page_record(task: PageTask, **values: object) -> dict[str, object]:
     ``values`` say otherwise."""
     rec: dict[str, object] = dict.fromkeys(FIELDS)
     rec.update(source=task.source, page=task.page, status=ERROR, corrections=[], seconds=0.0,
-               mistakes=[], entries_checked=0)  # fmt: skip
+               mistakes=[], unclear=[], entries_checked=0)  # fmt: skip
     rec.update(values)
     return rec
 
 
 def _entry_fields(check: EntryCheck) -> dict[str, object]:
-    """A record's ``entries`` (81 chars), ``mistakes`` (cell names) and
+    """A record's ``entries`` (81 chars), ``mistakes`` and ``unclear`` (cell names) and
     ``entries_checked`` (0 when the entries could not be checked)."""
     fields = check.to_dict()
-    return {key: fields[key] for key in ("entries", "mistakes", "entries_checked")}
+    return {key: fields[key] for key in ("entries", "mistakes", "unclear", "entries_checked")}
 
 
 def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
@@ -104,7 +104,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
         corrections = [c.describe() for c in scan.corrections]
         givens = "".join(map(str, scan.givens))
         # Unchecked until the printed puzzle proves to have one solution.
-        unchecked = _entry_fields(check_entries(scan.givens, scan.entries, None))
+        unchecked = _entry_fields(check_stage(scan, None))
         if scan.status == ReadStatus.UNREADABLE:
             error = f"{label} grid {index}: {unreadable_text(scan)}"
             records.append(

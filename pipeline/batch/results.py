@@ -30,7 +30,7 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.csv"
 LOCK = ".sudoku-scan.lock"
 SUMMARY_FIELDS = ("source", "page", "grid", "status", "hardest", "level", "clues", "output",
-                  "seconds", "entries_checked", "mistakes", "error")  # fmt: skip
+                  "seconds", "entries_checked", "mistakes", "unclear", "error")  # fmt: skip
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -117,6 +117,8 @@ def summary_rows(records: Sequence[dict[str, object]]) -> list[dict[str, object]
         row["clues"] = sum(ch != "0" for ch in givens) if isinstance(givens, str) else None
         mistakes = rec.get("mistakes")
         row["mistakes"] = " ".join(map(str, mistakes)) if isinstance(mistakes, list) else ""
+        unclear = rec.get("unclear")
+        row["unclear"] = " ".join(map(str, unclear)) if isinstance(unclear, list) else ""
         row["entries_checked"] = rec.get("entries_checked") or 0
         rows.append({k: "" if v is None else csv_cell(v) for k, v in row.items()})
     return rows

@@ -6,7 +6,7 @@ A session holds:
 
 =============== ==============================================================
 photo.jpg       the upright photo, at most ``PHOTO_SIDE`` px, as the page shows it
-state.json      the reading: lattice (in photo.jpg's pixels), givens, entries, kinds
+state.json      the reading: lattice (in photo.jpg's pixels), size, givens, entries, unclear cells
 <kind>-<key>.png  drawn results: ``key`` is a digest of what was asked
 report-<key>.html the solve's report (downloaded, never shown under the app's CSP)
 =============== ==============================================================
@@ -100,6 +100,7 @@ def read_job(upload: str, session: str) -> dict[str, Any]:
         "size": [image.shape[1], image.shape[0]],
         "givens": out["givens"],
         "entries": out["entries"],
+        "unclear": scan.unclear,
     }
     (folder / STATE).write_text(json.dumps(state), encoding="utf-8")
     out.update({"width": image.shape[1], "height": image.shape[0], "lattice": state["lattice"]})
@@ -143,11 +144,15 @@ def solve_job(
     if mode not in MODES:
         raise BadArgsError(f"mode must be one of {', '.join(MODES)}")
     folder = Path(session)
-    image, geometry, _state = _session(folder)
+    image, geometry, state = _session(folder)
     given_digits = _digits(givens, "givens")
     entry_digits = _digits(entries, "entries")
     result = _solved(given_digits)
-    check = check_entries(given_digits, entry_digits, result.solution)
+    # An entry the reader could not make out stays unclear until the person types it.
+    unclear = [
+        int(c) for c in state.get("unclear", []) if not given_digits[c] and not entry_digits[c]
+    ]
+    check = check_entries(given_digits, entry_digits, result.solution, unclear=unclear)
     name = f"{mode}-{_key(givens, entries, mode, level, reveal)}.png"
     out: dict[str, Any] = {
         "status": result.status,

@@ -171,7 +171,10 @@
       givens: digits81(d.givens), entries: digits81(d.entries),
       kinds: Array.isArray(d.kinds) ? d.kinds.slice() : [],
     });
-    (d.doubtful || []).forEach((n) => { const i = cellIndex(n); if (i >= 0) state.doubtful.add(i); });
+    // Doubtful cells, and the person's entries the reader could not make out: a "?" to tap.
+    [...(d.doubtful || []), ...(d.unclear || [])].forEach((n) => {
+      const i = cellIndex(n); if (i >= 0) state.doubtful.add(i);
+    });
     els.photo.src = d.photo;
     els.start.hidden = true;
     els.reading.hidden = false;
@@ -352,9 +355,10 @@
 
   /* ---------- check (after a correction, and the Check button) ---------- */
   function checkLine(d) {
-    const wrong = d.mistakes || [], n = d.entries_checked || 0;
-    if (!n) return 'Entries: none of yours to check.';
-    return `Entries: ${n} checked, ` + (wrong.length ? `${wrong.length} wrong: ${wrong.join(', ')}` : 'all right.');
+    const wrong = d.mistakes || [], n = d.entries_checked || 0, unclear = d.unclear || [];
+    const tail = unclear.length ? ` Not read, so not checked: ${unclear.join(', ')} (tap to type your digit).` : '';
+    if (!n) return 'Entries: none of yours to check.' + tail;
+    return `Entries: ${n} checked, ` + (wrong.length ? `${wrong.length} wrong: ${wrong.join(', ')}.` : 'all right.') + tail;
   }
   function recheck() {
     if (!state.id) return;
@@ -467,6 +471,7 @@
     t += '.';
     if (d.message) t += ` ${d.message}`;
     if ((d.mistakes || []).length) t += ` Wrong entries: ${d.mistakes.join(', ')}.`;
+    if ((d.unclear || []).length) t += ` Not read, so not checked: ${d.unclear.join(', ')}.`;
     if ((d.placed || []).length) t += ' Tap a written digit to see why it goes there.';
     return t;
   }
@@ -507,6 +512,7 @@
       const g = state.solveGivens[i], m = state.solveEntries[i];
       if (g !== '0') return `${name}: printed ${g}.`;
       if (m !== '0') return `${name}: your ${m}` + ((d.mistakes || []).includes(name) ? ', which is wrong.' : '.');
+      if ((d.unclear || []).includes(name)) return `${name}: your digit here could not be read, so it was not checked.`;
       return `${name}: no digit was placed here.`;
     }
     const step = steps[p.step];
