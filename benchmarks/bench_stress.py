@@ -2,11 +2,12 @@
 
 Usage::
 
-    python benchmarks/bench_stress.py [--pages 20] [--styles a,b] [--jobs 2]
-        [--fonts held-out|train|all] [--json FILE] [--seed S --save DIR]
+    python benchmarks/bench_stress.py [--pages 20] [--first-seed 0] [--styles a,b]
+        [--jobs 2] [--fonts held-out|train|all] [--json FILE] [--seed S --save DIR]
 
 For every style of :data:`tests.synth.STRESS_STYLES` it renders ``--pages`` pages
-(puzzle ``solver.generate.generate(5000 + seed)``, seeds 0..N-1, the digits' font family
+(puzzle ``solver.generate.generate(5000 + seed)``, seeds 0..N-1 or from ``--first-seed``:
+pages the reader was never looked at on, the digits' font family
 picked per page from ``--fonts``) and reads each with ``scanner.read_photo``. Outcomes:
 
 * found: a grid came back (``NoGridError`` = not found; another ``SudokuScanError`` or a
@@ -192,6 +193,9 @@ def summary(by_style: dict[str, list[Outcome]]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--pages", type=int, default=20, help="pages per style (seeds 0..N-1)")
+    ap.add_argument(
+        "--first-seed", type=int, default=0, help="seeds FIRST..FIRST+N-1: pages never tuned on"
+    )
     ap.add_argument("--styles", default="", help="comma-separated style names (default: all)")
     ap.add_argument("--seed", type=int, default=None, help="only this page seed")
     ap.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -213,7 +217,8 @@ def main() -> None:
             f"note: no {args.fonts} font family is installed; drawing DejaVu Sans", file=sys.stderr
         )
         fonts = [FontFamily("DejaVu Sans", "fonts-dejavu-core", ("DejaVuSans.ttf",))]
-    seeds = [args.seed] if args.seed is not None else list(range(args.pages))
+    first = args.first_seed
+    seeds = [args.seed] if args.seed is not None else list(range(first, first + args.pages))
 
     if args.save is not None:
         args.save.mkdir(parents=True, exist_ok=True)

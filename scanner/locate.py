@@ -665,7 +665,11 @@ def _fit_cell_lattice(centres: FloatArray, size: float) -> list[FloatArray]:
     gi = np.zeros_like(centres)
     inl = np.zeros(len(centres), dtype=bool)
     for radius in (1.5, 3.5, 6.5, 12.0):
-        g = cv2.perspectiveTransform(centres[None], np.linalg.inv(hom))[0]
+        try:
+            inverse = np.linalg.inv(hom)
+        except np.linalg.LinAlgError:
+            return []  # a degenerate fit (the cells seen on one line): no lattice
+        g = cv2.perspectiveTransform(centres[None], inverse)[0]
         gi = np.rint(g)
         inl = (np.linalg.norm(g - gi, axis=1) < 0.3) & (np.abs(gi).max(axis=1) <= radius)
         if inl.sum() < 4:
@@ -1221,14 +1225,21 @@ def _refine(
     become straight. Returns the lattice, its share and the last suggested shift.
     """
     lat, share, shift = flat, 0.0, (0, 0)
+    rounds: list[tuple[float, FloatArray, float, tuple[int, int]]] = []
     for _ in range(_MAX_ROUNDS):
         nxt = _measure(small, lat, c, first_pass=False, mode=mode)
         if nxt is None or nxt[1] < _REFINE_MIN_SCORE:
             break
         moved = float(np.max(np.linalg.norm(nxt[0] - lat, axis=2)))
         lat, share, shift = nxt
+        rounds.append((_ink_on_lines(small, lat), lat, share, shift))
         if moved < 0.03 * cell:
             break
+    if rounds:
+        # Re-measuring through its own lattice can drift at an edge, a little more each
+        # round (on crumpled paper a digit's stroke beside the frame is taken for the
+        # wavy line): of the rounds, the lattice whose lines lie on the most ink.
+        _, lat, share, shift = max(rounds, key=lambda r: r[0])
     if share >= _REFINE_MIN_SCORE and not mode.boxes:
         # Kept only on a wavy page (a tenth of the crossings move by _WAVY or more; a
         # flat one keeps its smooth lattice) and where its lines lie on more ink: on a
@@ -1327,7 +1338,9 @@ def _fit_grid(
         moved_flat = _flat_lattice(_shifted(lat, *shift))
         if moved_flat is not None:
             lat2, share2, _ = _refine(small, moved_flat, c, cell, mode=mode)
-            if share2 >= share:
+            # The one whose lines lie on more ink: a comb off by a cell puts a line on
+            # the blank (or the text) beyond the frame.
+            if _ink_on_lines(small, lat2) > _ink_on_lines(small, lat):
                 flat, lat, share = moved_flat, lat2, share2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
     if share < _REFINE_MIN_SCORE or float(np.max(np.linalg.norm(lat - flat, axis=2))) > cell:

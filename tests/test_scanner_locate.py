@@ -447,3 +447,31 @@ def test_a_grid_lost_in_a_screens_moire_is_found_through_a_blur() -> None:
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK
     assert scan.givens == page.givens
+
+
+def test_cell_centres_whose_homography_degenerates_give_no_quad() -> None:
+    # The cell holes of a rendered frame-only page (stress seed 106, 2026-11-26): the
+    # homography fitted to them at some radius is singular. That is no grid candidate,
+    # never a crash (it was LinAlgError, an "internal error" for the person).
+    from scanner.locate import _fit_cell_lattice
+
+    centres = np.array([
+        (246.2, 362.1), (103.3, 347.7), (55.2, 343.2), (251.1, 314.5), (108.5, 300.0),
+        (60.2, 295.2), (350.5, 276.9), (256.5, 266.8), (208.9, 262.1), (113.7, 252.3),
+        (65.4, 247.2), (355.6, 229.3), (308.5, 224.5), (214.1, 214.3), (70.5, 199.1),
+        (360.6, 182.0), (313.6, 176.6), (171.5, 161.6), (370.8, 87.2), (323.9, 82.0),
+        (229.5, 71.2), (181.8, 65.7), (86.1, 54.9),
+    ])  # fmt: skip
+    assert _fit_cell_lattice(centres, 44.8) == []
+
+
+def test_a_lattice_re_measured_on_crumpled_paper_does_not_drift_at_the_frame() -> None:
+    # Crumpled-12mp page 16: each re-measuring round moved the crossings beside the
+    # wavy frame further (2.4 cells at worst after four rounds, the grid read as
+    # another); the round whose lines lie on the most ink is kept.
+    page = _bench_page("crumpled-12mp", 16, "Hershey Complex")
+    geometry = locate_grid(_gray(page.image))
+    scale = page.image.shape[1] / geometry.image_size[0]
+    cell = float(np.median(np.linalg.norm(np.diff(page.lattice, axis=1), axis=2)))
+    error = np.linalg.norm(geometry.lattice * scale - page.lattice, axis=2) / cell
+    assert error.max() < 0.3, f"worst lattice error {error.max():.2f} cells"
