@@ -57,3 +57,15 @@ def test_a_digit_touching_a_line_is_kept() -> None:
     cell = _cell(((20, 14), (46, 14), 4), ((46, 14), (30, 50), 4), ((58, 2), (56, 62), 3))
     kept = _ink(cell, remnants=True)
     assert kept[14, 30] > 0.5 and kept[32, 38] > 0.5
+
+
+def test_a_line_across_the_middle_from_edge_to_edge_is_erased() -> None:
+    # A wavy frame the lattice put inside the cell (crumpled stress page 10, corner
+    # cell r9c1): central, so not "along a side", but it runs from the top edge to the
+    # bottom one as no digit does; it read as a 1 at 0.99.
+    cell = _cell(((20, 0), (40, 63), 4))
+    assert _ink(cell, remnants=False).max() > 0.5
+    assert _ink(cell, remnants=True).max() < 0.1
+    # The same stroke stopping short of either edge is a digit's: kept.
+    short = _cell(((23, 10), (37, 53), 4))
+    assert np.allclose(_ink(short, remnants=True), _ink(short, remnants=False))

@@ -172,8 +172,9 @@ def _erase_line_remnants(dark: FloatArray) -> None:
 
     A lattice a little off on crumpled paper cuts cells across their wavy or slanted
     lines, which the straight openings above cannot take. Such a remnant is a long thin
-    stroke near the cell's side that it runs along; a printed digit, even a 1 in a cell
-    cut 15% off, keeps to the middle, and a digit merged with a remnant is no thin stroke.
+    stroke near the cell's side that it runs along, or one running from edge to opposite
+    edge; a printed digit, even a 1 in a cell cut 15% off, keeps to the middle and inside
+    the cell, and a digit merged with a remnant is no thin stroke.
     """
     top = float(dark.max())
     if top < 0.05:
@@ -195,7 +196,13 @@ def _erase_line_remnants(dark: FloatArray) -> None:
             continue  # not a long thin stroke
         # Along which side: a stroke steeper than 45 degrees runs along the left or right.
         across = pts[0] if h > w else pts[1]
-        if low < float(across.mean()) < high:
+        # From one edge to the opposite one, it is a line however central: the lattice
+        # cut the cell across the (wavy) frame, and no digit spans its cell.
+        if h > w:
+            through = y < edge and y + h > CELL - edge
+        else:
+            through = x < edge and x + w > CELL - edge
+        if low < float(across.mean()) < high and not through:
             continue  # in the middle: a digit's stroke
         dark[cv2.dilate(stroke.astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
 
