@@ -198,10 +198,8 @@ def _erase_line_remnants(dark: FloatArray) -> None:
         across = pts[0] if h > w else pts[1]
         # From one edge to the opposite one, it is a line however central: the lattice
         # cut the cell across the (wavy) frame, and no digit spans its cell.
-        if h > w:
-            through = y < edge and y + h > CELL - edge
-        else:
-            through = x < edge and x + w > CELL - edge
+        start, extent = (y, h) if h > w else (x, w)
+        through = start < edge and start + extent > CELL - edge
         if low < float(across.mean()) < high and not through:
             continue  # in the middle: a digit's stroke
         dark[cv2.dilate(stroke.astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
