@@ -563,14 +563,14 @@ def _scan_grid(
     if reading.solution is not None:
         entries = _settle_entries(entries, entry_probs, reading.solution)
         _doubt_clashing_givens(reading, entries, inked)
-    unclear: list[int] = []
-    if reading.solution is not None and handwritten_page:
-        unclear = _unclear_entries(reading, entries, entry_probs)
-        entries = [0 if i in unclear else v for i, v in enumerate(entries)]
     if undecided:
         reading.status = ReadStatus.UNREADABLE
         reading.problem = "digits in two colours, and neither looks like the printed givens"
         reading.doubtful_cells = [int(turned[c]) for c in undecided]
+    unclear: list[int] = []
+    if reading.status == ReadStatus.OK and reading.solution is not None and handwritten_page:
+        unclear = _unclear_entries(reading, entries, entry_probs)
+        entries = [0 if i in unclear else v for i, v in enumerate(entries)]
     hint = ""
     if reading.status != ReadStatus.OK:
         # The hint speaks of the cells as cut; doubtful cells are in the turned grid.
@@ -591,7 +591,7 @@ def _scan_grid(
         hint=hint,
         kinds=kinds,
         entries=entries,
-        unclear=unclear if reading.status == ReadStatus.OK else [],
+        unclear=unclear,
     )
     result.seconds = time.perf_counter() - start
     return result
