@@ -500,7 +500,13 @@ def _scan_grid(
     # Like a second colour, a lighter ink is decisive (print is never lighter than the
     # person's pencil), but its small marks stay marks.
     kinds = [CellKind.ENTRY if pencil_ink[i] and not marks[i] else k for i, k in enumerate(kinds)]
-    pencil = marks & (np.asarray(kinds) == CellKind.GIVEN)
+    # Marks in the print's ink are pencil; on a page without handwriting (an app's), so
+    # are marks in the entries' colour: an app draws its candidates in neither ink.
+    marked_kinds = [CellKind.GIVEN] if handwritten_page else [CellKind.GIVEN, CellKind.ENTRY]
+    pencil = marks & np.isin(np.asarray(kinds), marked_kinds)
+    kinds = [
+        CellKind.PENCIL if pencil[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)
+    ]
     # The person's digits: another ink than the print (decisive), or a written shape.
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)

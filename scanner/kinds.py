@@ -330,8 +330,13 @@ def cell_kinds(
     paper = _paper_colour(colour_cells[idx][found], gray_cells[idx][found], masks[found])
     if _one_neutral_ink(colours, given, paper):
         return Kinds(kinds)
-    given_chroma = float(np.linalg.norm(np.median(colours[given], axis=0)))
-    other_chroma = float(np.linalg.norm(np.median(colours[~given], axis=0)))
+    # The inks surely read as digits tell each group's colour (as they placed the
+    # givens'): an app's grey pencil marks are mostly the paper's colour.
+    sure_ink = np.ones(len(colours), dtype=bool) if reference is None else reference
+    given_ink = given & sure_ink if (given & sure_ink).any() else given
+    other_ink = ~given & sure_ink if (~given & sure_ink).any() else ~given
+    given_chroma = float(np.linalg.norm(np.median(colours[given_ink], axis=0)))
+    other_chroma = float(np.linalg.norm(np.median(colours[other_ink], axis=0)))
     if given_chroma > _NEUTRAL and other_chroma - given_chroma < COLOUR_SPLIT / 2:
         # Two inks, neither plain print nor clearly the duller: no telling the givens.
         return Kinds(kinds, undecided=others)

@@ -116,3 +116,23 @@ def test_a_grid_under_fine_stripes_is_read_through_a_blur(period: float) -> None
     scan = read_photo(striped)
     assert scan.status == ReadStatus.OK
     assert scan.givens == GIVENS
+
+
+@pytest.mark.parametrize("seed", [4, 111])
+def test_an_app_s_pencil_candidates_are_neither_entries_nor_a_second_ink(seed: int) -> None:
+    # App screenshots as bench_stress draws them (light mode, in OpenCV's own Hershey
+    # Triplex): grey pencil candidates beside navy givens and coloured entries. On page
+    # 111 the candidates' grey, the median of the "other" colours, made that group look
+    # no more coloured than the givens: refused as "digits in two colours". On page 4
+    # four candidate cells were read as the player's entries.
+    from solver.generate import generate
+    from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
+
+    font = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == "Hershey Triplex")
+    page = render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES["app-light"], seed=seed, font=font
+    )
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    invented = [i for i in range(81) if scan.entries[i] and not page.entries[i]]
+    assert not invented, f"pencil marks read as entries: {invented}"
