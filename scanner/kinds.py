@@ -333,9 +333,12 @@ def cell_kinds(
     # The inks surely read as digits tell each group's colour (as they placed the
     # givens'): an app's grey pencil marks are mostly the paper's colour.
     sure_ink = np.ones(len(colours), dtype=bool) if reference is None else reference
-    given_ink = given & sure_ink if (given & sure_ink).any() else given
-    other_ink = ~given & sure_ink if (~given & sure_ink).any() else ~given
-    given_chroma = float(np.linalg.norm(np.median(colours[given_ink], axis=0)))
+
+    def surely(group: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        return group & sure_ink if (group & sure_ink).any() else group
+
+    other_ink = surely(~given)
+    given_chroma = float(np.linalg.norm(np.median(colours[surely(given)], axis=0)))
     other_chroma = float(np.linalg.norm(np.median(colours[other_ink], axis=0)))
     if given_chroma > _NEUTRAL and other_chroma - given_chroma < COLOUR_SPLIT / 2:
         # Two inks, neither plain print nor clearly the duller: no telling the givens.
@@ -344,8 +347,7 @@ def cell_kinds(
         kinds[cell] = CellKind.ENTRY
     # A given nearer some entry's colour than its own group's median lies between inks
     # (the entries surely read as digits, where there are such, place the other ink).
-    sure_other = ~given if reference is None else ~given & reference
-    other_colours = colours[sure_other] if sure_other.any() else colours[~given]
+    other_colours = colours[other_ink]
     nearest = np.linalg.norm(colours[:, None] - other_colours[None], axis=2).min(axis=1)
     in_doubt = [i for i, g, d, n in zip(printed, given, dist, nearest, strict=True) if g and n < d]
     return Kinds(kinds, in_doubt=in_doubt)

@@ -110,7 +110,7 @@ class EntryCheck:
         """
         status = self.status
         if status == CheckStatus.NO_ENTRIES:
-            return self.unclear_text().capitalize()
+            return self.unclear_text()
         if status == CheckStatus.UNCHECKED:
             return (
                 f"Entries: {self.count} not checked: the printed puzzle has no single "
@@ -259,7 +259,7 @@ class PositionHint:
                     )
                 )
         if self.check.unclear:
-            out.append(self.check.unclear_text().capitalize())
+            out.append(self.check.unclear_text())
         out.append(hint_text(self.step, self.level) if self.step is not None else self.message)
         return out
 
