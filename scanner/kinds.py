@@ -63,6 +63,10 @@ _COLOURED_PIXELS = 20  # coloured samples in a grid that call for a look at its 
 _SAME_INK = 16.0
 # How many robust deviations of the givens' colours make another ink.
 _SPREADS = 4.0
+# An ink this near the givens' (a*b*) and unlike every other off their group may be one
+# odd print (on rendered screen photos a given has come out 22 from its group's median,
+# and an entry 21.6 from the givens' where other entries of its colour stood by).
+_LONE_INK = 1.5 * COLOUR_SPLIT
 # An ink whose a*b* chroma is under this is black, grey or white.
 _NEUTRAL = 12.0
 # Two printed copies of one digit are one glyph: their centred ink maps correlate at
@@ -118,19 +122,38 @@ def _median_ab(pixels: UInt8Array) -> FloatArray:
     return np.asarray(np.median(ab, axis=0), dtype=np.float64)
 
 
-def _ink_colours(
-    colour_cells: UInt8Array, gray_cells: UInt8Array, masks: npt.NDArray[np.bool_]
-) -> FloatArray:
-    """Lab a*, b* (N, 2) of each cell's inkiest pixels (NaN where there is no ink)."""
-    n = len(gray_cells)
+def _ink_colours(colour_cells: UInt8Array, masks: npt.NDArray[np.bool_]) -> FloatArray:
+    """Lab a*, b* (N, 2) of each cell's ink (NaN where a cell has none).
+
+    A stroke's pixels mix the ink with the paper around it in every share: each lies on
+    the line in RGB from the paper's colour (the cell's own background, which an app or
+    a print may tint) toward the ink's. The mean offset of the ink pixels from the
+    paper points along that line however thin the stroke, and averages out a
+    photographed screen's moire and colour fringes (the inkiest pixels alone, picked by
+    brightness, are where a screen's green subpixels are lit: white digits in dark mode
+    came out green). The ink is the point on that line as far from the paper as the
+    cell's inkiest pixels reach (the 90th percentile of the offsets' lengths): one ink
+    on white and on tinted paper is one colour.
+    """
+    n, s = masks.shape[:2]
+    inner = np.zeros((s, s), dtype=bool)
+    inner[s // 10 : -s // 10, s // 10 : -s // 10] = True
     out = np.full((n, 2), np.nan)
     for i in range(n):
-        values = gray_cells[i][masks[i]]
-        if len(values) < 4:
+        ink = masks[i]
+        if ink.sum() < 4:
             continue
-        # The inkiest third: stroke edges are mixed with the paper's colour.
-        core = masks[i] & (gray_cells[i] <= np.percentile(values, 33))
-        out[i] = _median_ab(colour_cells[i][core])
+        pixels = colour_cells[i].astype(np.float64)
+        around = inner & ~ink
+        paper = np.median(pixels[around if around.sum() >= 10 else ~ink], axis=0)
+        offsets = pixels[ink] - paper
+        mean = offsets.mean(axis=0)
+        length = float(np.linalg.norm(mean))
+        if length < 1e-6:
+            continue
+        reach = float(np.percentile(np.linalg.norm(offsets, axis=1), 90))
+        drawn = np.clip(paper + mean / length * reach, 0, 255).astype(np.float32) / 255
+        out[i] = cv2.cvtColor(drawn.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0, 1:]
     return out
 
 
@@ -316,7 +339,7 @@ def cell_kinds(
     # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
     colour_cells = np.stack([extract_cells(arr[:, :, ch], geometry) for ch in range(3)], axis=-1)
     masks = _ink_masks(gray_cells[idx])
-    colours = _ink_colours(colour_cells[idx], gray_cells[idx], masks)
+    colours = _ink_colours(colour_cells[idx], masks)
     found = np.isfinite(colours[:, 0])
     printed = [int(i) for i in idx[found]]
     colours = colours[found]
@@ -324,9 +347,18 @@ def cell_kinds(
         return Kinds(kinds)
     reference = None if sure is None else np.asarray(sure, dtype=bool)[printed]
     given, dist = _given_group(colours, reference)
+    # An ink off the givens' group yet nearer its median than any other ink off it is
+    # no second ink but maybe one odd print (moire over one digit of a photographed
+    # screen): a given in doubt. A player's entries come in one or two inks, each
+    # mostly repeated; a single entry that near the print is refused with it.
+    apart = np.linalg.norm(colours[:, None] - colours[None], axis=2)
+    apart[given] = apart[:, given] = np.inf
+    np.fill_diagonal(apart, np.inf)
+    lone = ~given & (dist < _LONE_INK) & (apart.min(axis=1) > dist)
+    given = given | lone
     others = [i for i, g in zip(printed, given, strict=True) if not g]
     if not others:
-        return Kinds(kinds)
+        return Kinds(kinds, in_doubt=[i for i, odd in zip(printed, lone, strict=True) if odd])
     paper = _paper_colour(colour_cells[idx][found], gray_cells[idx][found], masks[found])
     if _one_neutral_ink(colours, given, paper):
         return Kinds(kinds)
@@ -349,7 +381,11 @@ def cell_kinds(
     # (the entries surely read as digits, where there are such, place the other ink).
     other_colours = colours[other_ink]
     nearest = np.linalg.norm(colours[:, None] - other_colours[None], axis=2).min(axis=1)
-    in_doubt = [i for i, g, d, n in zip(printed, given, dist, nearest, strict=True) if g and n < d]
+    in_doubt = [
+        i
+        for i, g, d, n, odd in zip(printed, given, dist, nearest, lone, strict=True)
+        if odd or (g and n < d)
+    ]
     return Kinds(kinds, in_doubt=in_doubt)
 
 

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from scanner.api import read_photo
-from scanner.kinds import CellKind, _one_neutral_ink, glyph_groups
+from scanner.kinds import _NEUTRAL, CellKind, _ink_colours, _one_neutral_ink, glyph_groups
 from scanner.reading import ReadStatus, revise
 from solver.generate import generate
 from solver.grid import PEERS
@@ -27,11 +27,15 @@ FAMILIES = {f.name: f for f in HELD_OUT_FONT_FAMILIES}
 # Pages of benchmarks/bench_stress.py (puzzle generate(5000 + seed), held-out font) that
 # were read with confidence as another puzzle: a crease's shadow and a bent grid line
 # read as a digit, pencil marks in moire read as one, and the player's blue entries
-# taken for givens beside the moire's colour fringes.
+# taken for givens beside the moire's colour fringes; then a given taken for the
+# player's entry, its colour shifted by moire (on a dark screen, a pastel print).
 PAGES = [
     ("crumpled", 3, "Oxygen Sans"),
     ("screen-photo-dark", 8, "Linux Libertine"),
     ("screen-photo", 11, "Cantarell"),
+    ("screen-photo-dark", 232, "Linux Libertine"),
+    ("screen-photo-dark", 240, "Charis SIL"),
+    ("pastel-dotted-low-res", 233, "Linux Biolinum"),
 ]
 
 
@@ -284,3 +288,45 @@ def test_inks_gray_or_of_the_papers_tint_are_one_neutral_ink() -> None:
     assert not _one_neutral_ink(np.array([tinted] * 5 + [[-10.0, -40.0]]), given, paper)
     # ... and so is gray beside givens coloured unlike the paper (an app's navy print).
     assert not _one_neutral_ink(np.array([[10.0, -30.0]] * 5 + [gray]), given, paper)
+
+
+def _cell(paper: tuple[int, int, int], ink: tuple[int, int, int], width: int) -> np.ndarray:
+    """A (64, 64, 3) BGR cell: a vertical stroke ``width`` px wide, edges half mixed."""
+    cell = np.empty((64, 64, 3), np.float64)
+    cell[:] = paper
+    share = np.zeros(64)
+    share[32 - width // 2 : 32 - width // 2 + width] = 1.0
+    share[32 - width // 2 - 1] = share[32 - width // 2 + width] = 0.5
+    cell[12:52] = np.asarray(paper) + share[None, :, None] * (np.subtract(ink, paper))
+    return np.clip(cell, 0, 255).astype(np.uint8)
+
+
+def _lab_ab(bgr: tuple[int, int, int]) -> np.ndarray:
+    pixel = np.array([[bgr]], np.float32) / 255
+    return np.asarray(cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0, 1:], np.float64)
+
+
+def test_an_inks_colour_is_one_on_any_paper_and_white_stays_white_under_subpixels() -> None:
+    blue = (200, 60, 30)
+    on_white = _cell((245, 245, 245), blue, 8)
+    on_pink = _cell((225, 215, 250), blue, 8)  # an app's tinted cell
+    thin = _cell((245, 245, 245), blue, 2)
+    # White digits on a dark screen, photographed: its subpixels light in stripes, and
+    # the brightest pixels of a stroke are where green is lit.
+    white = _cell((30, 30, 30), (235, 235, 235), 8).astype(np.int16)
+    stripes = np.zeros((64, 64, 3), np.int16)
+    for channel in range(3):
+        stripes[:, channel::3, channel] = 40
+    stripes[:, 1::3, 1] = 60
+    white = np.clip(white + np.where(white > 100, stripes - 20, 0), 0, 255).astype(np.uint8)
+    cells = np.stack([on_white, on_pink, thin, white])
+    masks = np.zeros((4, 64, 64), bool)
+    for i, c in enumerate(cells):
+        gray = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        masks[i, 8:56, 8:56] = (np.abs(gray - gray[4, 4]) > 40)[8:56, 8:56]
+    ab = _ink_colours(cells, masks)
+    truth = _lab_ab(blue)
+    assert np.linalg.norm(ab[0] - truth) < 3
+    assert np.linalg.norm(ab[1] - ab[0]) < 3, "the pink cell's paper changed the ink"
+    assert np.linalg.norm(ab[2] - ab[0]) < 3, "a thin stroke of the ink is another ink"
+    assert np.linalg.norm(ab[3]) < _NEUTRAL, f"white under subpixels came out {ab[3]}"
