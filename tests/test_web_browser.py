@@ -160,6 +160,9 @@ def test_a_started_page_checked_corrected_and_hinted(
         f"() => document.querySelector('#result-text').textContent.includes('{name}')",
         timeout=60_000,
     )
+    # ... once: the count under the grid, what the picture shows beside it.
+    assert name in page.inner_text("#check-line")
+    assert page.inner_text("#check-line") != page.inner_text("#result-text")
     # Correct a cell the reader read as empty: tap it, say it is mine, give its digit.
     empty = next(
         i for i, ch in enumerate(reading["givens"]) if ch == "0" and reading["entries"][i] == "0"

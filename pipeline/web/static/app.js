@@ -360,6 +360,19 @@
     if (!n) return 'Entries: none of yours to check.' + tail;
     return `Entries: ${n} checked, ` + (wrong.length ? `${wrong.length} wrong: ${wrong.join(', ')}.` : 'all right.') + tail;
   }
+  // What the check's picture shows (the count stays in the check line under the grid).
+  function checkPicture(d) {
+    const wrong = d.mistakes || [], unclear = d.unclear || [];
+    const parts = [];
+    if (wrong.length) {
+      parts.push(`A ring on the picture marks each wrong entry: ${wrong.join(', ')}. ` +
+        'Your right entries are left as you wrote them; no right digit is given away.');
+    } else if (d.entries_checked) {
+      parts.push('Every entry read is right: the picture leaves them as they are.');
+    }
+    if (unclear.length) parts.push(`A dashed ring marks what could not be read: ${unclear.join(', ')}.`);
+    return parts.join(' ') || 'There are no entries of yours on the picture to check.';
+  }
   function recheck() {
     if (!state.id) return;
     if (state.busy) { state.recheckPending = true; return; }
@@ -529,7 +542,8 @@
   els.check.addEventListener('click', () => run('Checking your entries…', async () => {
     const d = await solveRequest({ mode: 'check' });
     setMode('check', 'Check of your entries');
-    els.resultText.textContent = els.checkLine.textContent = checkLine(d);
+    els.checkLine.textContent = checkLine(d);
+    els.resultText.textContent = checkPicture(d);
     els.checkLine.classList.remove('error');
     await loadImage(d.image, 'sudoku-check.png');
     return '';
