@@ -294,7 +294,9 @@ class Kinds:
     in_doubt : list of int
         GIVEN cells whose ink colour lies nearer an entry's than the givens' median: a
         photographed screen's moire and colour fringes blur two inks into each other,
-        and such a digit may as well be the player's (empty when the inks are apart).
+        and such a digit may as well be the player's (empty when the inks are apart);
+        and GIVEN cells of a lone odd ink (off the givens' group, but nearer its median
+        than any other ink off it, within ``_LONE_INK``).
     """
 
     kinds: list[CellKind]
