@@ -32,8 +32,11 @@ from solver.techniques import TECHNIQUES
 
 from .files import write_atomic
 from .legend import (
+    DASH_SHARE,
+    DASHES,
     MISTAKE_COLOUR,
     RGB,
+    UNCLEAR_COLOUR,
     difficulty_of,
     family_colour,
     solved_cells,
@@ -185,6 +188,7 @@ def grid_svg(
     step: Step | None = None,
     label: str = "",
     rings: Iterable[int] = (),
+    unclear: Iterable[int] = (),
 ) -> str:
     """One grid as inline SVG (no ``xmlns``: it lives inside HTML).
 
@@ -202,6 +206,9 @@ def grid_svg(
         Accessible description.
     rings : iterable of int, keyword-only
         Cells to ring in the mistake colour (a person's wrong entries).
+    unclear : iterable of int, keyword-only
+        Cells holding an entry that could not be read: a "?" in a dashed ring, as on
+        the photo.
     """
     colours = colours or {}
     out = [
@@ -270,6 +277,17 @@ def grid_svg(
             f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(CELL * 0.42)}" fill="none" '
             f'stroke="{_hex(MISTAKE_COLOUR)}" stroke-width="1.6"/>'
         )
+    radius = CELL * 0.42
+    dash = 2 * np.pi * radius / DASHES  # one dash and its gap, as the photo's ring
+    for cell in unclear:
+        r, c = divmod(cell, 9)
+        cx, cy = PAD + c * CELL + CELL / 2, PAD + r * CELL + CELL / 2
+        out.append(
+            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(radius)}" fill="none" '
+            f'stroke="{_hex(UNCLEAR_COLOUR)}" stroke-width="1.4" '
+            f'stroke-dasharray="{_n(dash * DASH_SHARE)} {_n(dash * (1 - DASH_SHARE))}"/>'
+        )
+        out.append(_text("v", [(cx, cy + 5.5, "?")], f"fill:{_hex(UNCLEAR_COLOUR)}"))
     out.append("</svg>")
     return "".join(out)
 
@@ -504,7 +522,15 @@ def render_report(
         )
         if check.unclear:
             caption += f"; {check.unclear_text()}"
-        svg = grid_svg(mine, givens, None, colours=written, rings=check.mistakes, label=caption)
+        svg = grid_svg(
+            mine,
+            givens,
+            None,
+            colours=written,
+            rings=check.mistakes,
+            unclear=check.unclear,
+            label=caption,
+        )
         figs.append((caption, svg))
     values = result.grid.values
     solution = ""

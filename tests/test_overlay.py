@@ -401,6 +401,10 @@ def test_an_unclear_entry_gets_no_digit_and_a_dashed_ring(
     assert lines[0].label == "1 of 4 entries wrong"
     assert lines[1].label == "1 entry unclear, not checked" and lines[1].swatch == Swatch.DASHED
     assert lines[1].colour == UNCLEAR_COLOUR
+    # The report's grid of the person's entries shows it too: "?" in a dashed ring.
+    html = render_report(result, title="t", check=check)
+    mine = html.split('aria-label="Your entries')[1].split("</svg>")[0]
+    assert mine.count("stroke-dasharray") == 1 and ">?<" in mine
 
 
 def test_no_entries_draw_as_before(scene: Scene, result: SolveResult) -> None:
