@@ -270,26 +270,33 @@ def grid_svg(
     if strikes:
         out.append(f'<path class="xs" d="{"".join(strikes)}"/>')
     out.extend(circles)
-    for cell in rings:
-        r, c = divmod(cell, 9)
-        cx, cy = PAD + c * CELL + CELL / 2, PAD + r * CELL + CELL / 2
-        out.append(
-            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(CELL * 0.42)}" fill="none" '
-            f'stroke="{_hex(MISTAKE_COLOUR)}" stroke-width="1.6"/>'
-        )
-    radius = CELL * 0.42
-    dash = 2 * np.pi * radius / DASHES  # one dash and its gap, as the photo's ring
+    dash = 2 * np.pi * _RING / DASHES  # one dash and its gap, as on the photo
+    dashes = f"{_n(dash * DASH_SHARE)} {_n(dash * (1 - DASH_SHARE))}"
+    out.extend(_ring(cell, MISTAKE_COLOUR, 1.6) for cell in rings)
     for cell in unclear:
-        r, c = divmod(cell, 9)
-        cx, cy = PAD + c * CELL + CELL / 2, PAD + r * CELL + CELL / 2
-        out.append(
-            f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(radius)}" fill="none" '
-            f'stroke="{_hex(UNCLEAR_COLOUR)}" stroke-width="1.4" '
-            f'stroke-dasharray="{_n(dash * DASH_SHARE)} {_n(dash * (1 - DASH_SHARE))}"/>'
-        )
-        out.append(_text("v", [(cx, cy + 5.5, "?")], f"fill:{_hex(UNCLEAR_COLOUR)}"))
+        out.append(_ring(cell, UNCLEAR_COLOUR, 1.4, dashes=dashes))
+        x, y = _cell_centre(cell)
+        out.append(_text("v", [(x, y + 5.5, "?")], f"fill:{_hex(UNCLEAR_COLOUR)}"))
     out.append("</svg>")
     return "".join(out)
+
+
+_RING = CELL * 0.42  # radius of the rings around a person's entries
+
+
+def _cell_centre(cell: int) -> tuple[float, float]:
+    r, c = divmod(cell, 9)
+    return PAD + c * CELL + CELL / 2, PAD + r * CELL + CELL / 2
+
+
+def _ring(cell: int, colour: RGB, width: float, *, dashes: str = "") -> str:
+    """An SVG circle around ``cell`` (dashed with a ``stroke-dasharray`` when given)."""
+    x, y = _cell_centre(cell)
+    dashed = f' stroke-dasharray="{dashes}"' if dashes else ""
+    return (
+        f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(_RING)}" fill="none" '
+        f'stroke="{_hex(colour)}" stroke-width="{_n(width)}"{dashed}/>'
+    )
 
 
 def _step_text(step: Step) -> str:
