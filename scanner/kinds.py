@@ -4,7 +4,8 @@ A photo of a puzzle in progress holds more than the givens: an app shows the pla
 entries in a colour of its own (blue, red, purple); a person writes in coloured pen.
 None of that is part of the puzzle, and reading it as givens gives a different puzzle.
 The measurement is relative to the grid itself, so no constant depends on one source:
-the ink colour of each digit cell (the chroma of its inkiest pixels, in CIE Lab). When
+the ink colour of each digit cell (its stroke's colour as seen against the cell's own
+paper, in CIE Lab a*b*; see :func:`_ink_colours`). When
 some digit cells' ink is far (``COLOUR_SPLIT``) from the most neutral ink's (black or
 white print), those are entries and the neutral group holds the givens. One ink (all
 givens, in black or in a colour print) changes nothing; when even the most neutral ink
@@ -14,7 +15,7 @@ of the paper's own tint (a heavy JPEG smears the paper's colour into thin black 
 unevenly) are one neutral ink. The givens' colour is placed by the cells surely holding
 a digit (faint marks take the paper's tint), and a given whose colour lies nearer an
 entry's than the givens' (the colour fringes of a photographed screen) is named as in
-doubt.
+doubt, as is a lone ink off the givens' group that no other ink resembles more.
 """
 
 from __future__ import annotations
