@@ -354,9 +354,11 @@
   });
 
   /* ---------- check (after a correction, and the Check button) ---------- */
+  const UNCHECKED = 'Entries: not checked: the printed puzzle has no single solution to compare them with.';
   function checkLine(d) {
     const wrong = d.mistakes || [], n = d.entries_checked || 0, unclear = d.unclear || [];
     const tail = unclear.length ? ` Not read, so not checked: ${unclear.join(', ')} (tap to type your digit).` : '';
+    if (d.entries_status === 'unchecked') return `${UNCHECKED}${tail}`;
     if (!n) return 'Entries: none of yours to check.' + tail;
     return `Entries: ${n} checked, ` + (wrong.length ? `${wrong.length} wrong: ${wrong.join(', ')}.` : 'all right.') + tail;
   }
@@ -364,7 +366,9 @@
   function checkPicture(d) {
     const wrong = d.mistakes || [], unclear = d.unclear || [];
     const parts = [];
-    if (wrong.length) {
+    if (d.entries_status === 'unchecked') {
+      parts.push('Nothing is marked on the picture: without one solution there is nothing to compare your entries with.');
+    } else if (wrong.length) {
       parts.push(`A ring on the picture marks each wrong entry: ${wrong.join(', ')}. ` +
         'Your right entries are left as you wrote them; no right digit is given away.');
     } else if (d.entries_checked) {
