@@ -475,3 +475,28 @@ def test_a_lattice_re_measured_on_crumpled_paper_does_not_drift_at_the_frame() -
     cell = float(np.median(np.linalg.norm(np.diff(page.lattice, axis=1), axis=2)))
     error = np.linalg.norm(geometry.lattice * scale - page.lattice, axis=2) / cell
     assert error.max() < 0.3, f"worst lattice error {error.max():.2f} cells"
+
+
+def _grid_under_colour_moire(*, side: int = 900, first: int = 135, cell: int = 70) -> np.ndarray:
+    """(side, side, 3) BGR: faint grid lines under stripes of red, green and blue whose
+    three phases cancel in the channels' mean but not in luminance (a screen's moire)."""
+    paper = np.full((side, side), 235.0)
+    end = first + 9 * cell + 2
+    for k in range(10):
+        at, width = first + k * cell, 4 if k % 3 == 0 else 2
+        paper[first:end, at : at + width] -= 30
+        paper[at : at + width, first:end] -= 30
+    yy, xx = np.mgrid[0:side, 0:side]
+    phase = 2 * np.pi * (xx + 0.7 * yy) / 14.0
+    channels = [paper + 100 * np.cos(phase + k * 2 * np.pi / 3) for k in range(3)]
+    return np.clip(np.stack(channels, axis=2), 0, 255).astype(np.uint8)
+
+
+def test_a_grid_drowned_in_colour_moire_is_found_in_the_channels_mean() -> None:
+    photo = _grid_under_colour_moire()
+    with pytest.raises(NoGridError):  # the premise: luminance keeps the stripes
+        locate_grid(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+    result = read_photo(photo)
+    corners = result.geometry.lattice[[0, 0, 9, 9], [0, 9, 9, 0]]
+    want = np.array([[136, 136], [766, 136], [766, 766], [136, 766]], float)
+    assert np.abs(corners - want).max() < 8, corners
