@@ -270,11 +270,9 @@ def grid_svg(
     if strikes:
         out.append(f'<path class="xs" d="{"".join(strikes)}"/>')
     out.extend(circles)
-    dash = 2 * np.pi * _RING / DASHES  # one dash and its gap, as on the photo
-    dashes = f"{_n(dash * DASH_SHARE)} {_n(dash * (1 - DASH_SHARE))}"
     out.extend(_ring(cell, MISTAKE_COLOUR, 1.6) for cell in rings)
     for cell in unclear:
-        out.append(_ring(cell, UNCLEAR_COLOUR, 1.4, dashes=dashes))
+        out.append(_ring(cell, UNCLEAR_COLOUR, 1.4, dashes=_UNCLEAR_DASHES))
         x, y = _cell_centre(cell)
         out.append(_text("v", [(x, y + 5.5, "?")], f"fill:{_hex(UNCLEAR_COLOUR)}"))
     out.append("</svg>")
@@ -282,6 +280,8 @@ def grid_svg(
 
 
 _RING = CELL * 0.42  # radius of the rings around a person's entries
+_DASH = 2 * np.pi * _RING / DASHES  # one dash and its gap around it, as on the photo
+_UNCLEAR_DASHES = f"{_n(_DASH * DASH_SHARE)} {_n(_DASH * (1 - DASH_SHARE))}"
 
 
 def _cell_centre(cell: int) -> tuple[float, float]:

@@ -354,9 +354,9 @@ def cell_kinds(
     # no second ink but maybe one odd print (moire over one digit of a photographed
     # screen): a given in doubt. A player's entries come in one or two inks, each
     # mostly repeated; a single entry that near the print is refused with it.
-    apart = np.linalg.norm(colours[:, None] - colours[None], axis=2)
-    apart[given] = apart[:, given] = np.inf
-    np.fill_diagonal(apart, np.inf)
+    between = np.linalg.norm(colours[:, None] - colours[None], axis=2)  # (N, N) a*b*
+    apart = np.where(given[None, :], np.inf, between)  # to the inks off the group ...
+    np.fill_diagonal(apart, np.inf)  # ... other than itself
     lone = ~given & (dist < _LONE_INK) & (apart.min(axis=1) > dist)
     given = given | lone
     others = [i for i, g in zip(printed, given, strict=True) if not g]
@@ -382,8 +382,7 @@ def cell_kinds(
         kinds[cell] = CellKind.ENTRY
     # A given nearer some entry's colour than its own group's median lies between inks
     # (the entries surely read as digits, where there are such, place the other ink).
-    other_colours = colours[other_ink]
-    nearest = np.linalg.norm(colours[:, None] - other_colours[None], axis=2).min(axis=1)
+    nearest = between[:, other_ink].min(axis=1)
     in_doubt = [
         i
         for i, g, d, n, odd in zip(printed, given, dist, nearest, lone, strict=True)
