@@ -58,6 +58,13 @@ PENCIL_SHARE = 0.5
 # A printed digit sits in the middle of its cell (within the lattice's error); a pencil
 # mark sits in one of nine places of a 3 x 3 layout, a third of a cell from the middle.
 _OFF_CENTRE = 0.2
+# Several candidates apart are marks up to this share of the typical digit: a screen's
+# blur (or its descreening) fattens a mark of a quarter cell to 0.7 of an app's small
+# print. Apart means a gap of _MARK_GAP of the cell between two of them (a third of a
+# cell between their places, less their size); a printed digit broken by a thin
+# print or a bent line leaves a gap of a pixel or two.
+_SEVERAL_SHARE = 0.8
+_MARK_GAP = 0.1
 _COLOURED_PIXELS = 20  # coloured samples in a grid that call for a look at its inks
 # Inks this near (a*b*) are one ink whatever the spread: lighting, JPEG and the ink's
 # thickness shift one printed ink by up to about this much across a grid.
@@ -197,33 +204,50 @@ def pencil_like(
     many cells hold marks; of the ``reference`` cells (N,) only, when at least
     ``MIN_REFERENCE`` are given: the print of a page whose pen writes taller) *and* it is
     off the middle (``_OFF_CENTRE``) or has company of its own size (several
-    candidates). On the 160 reference photos 3 of 4,621 printed digits look so (cut badly
-    by the lattice); callers treat it as doubt, not as proof.
+    candidates); or when it holds several strokes of a size, each under
+    ``_SEVERAL_SHARE`` of the typical digit, two of them ``_MARK_GAP`` apart (an app's
+    candidates through a screen's blur). On the 160 reference photos 3 of 4,621 printed
+    digits look so (cut badly by the lattice); callers treat it as doubt, not as proof.
     """
     n, size, _ = ink.shape
     tallest = np.zeros(n)
     marks = np.zeros(n, dtype=bool)
-    found: list[list[tuple[int, float, float]]] = []
+    found: list[list[tuple[int, int, int, int]]] = []  # (h, x, y, w) of each stroke
     for i in range(n):
         strokes = []
         for x, y, w, h, area in ink_strokes(ink[i]):
             cx, cy = (x + w / 2) / size, (y + h / 2) / size
             if area >= 6 and max(w, h) < 0.85 * size and 0.1 <= cx <= 0.9 and 0.1 <= cy <= 0.9:
-                strokes.append((h, cx, cy))
+                strokes.append((h, x, y, w))
         found.append(strokes)
-        tallest[i] = max((h for h, _, _ in strokes), default=0)
+        tallest[i] = max((s[0] for s in strokes), default=0)
     if not tallest.any():
         return marks
     few = reference is None or reference.sum() < MIN_REFERENCE
     measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
     for i, strokes in enumerate(found):
-        if not strokes or tallest[i] >= PENCIL_SHARE * typical:
+        if not strokes or tallest[i] >= _SEVERAL_SHARE * typical:
             continue
-        h, cx, cy = max(strokes)
-        alike = sum(s[0] >= 0.5 * h for s in strokes)
-        marks[i] = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE or alike >= 2
+        h, x, y, w = max(strokes)
+        alike = [s for s in strokes if s[0] >= 0.5 * h]
+        if tallest[i] < PENCIL_SHARE * typical:
+            cx, cy = (x + w / 2) / size, (y + h / 2) / size
+            marks[i] = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE or len(alike) >= 2
+        else:
+            marks[i] = _apart(alike, _MARK_GAP * size)
     return marks
+
+
+def _apart(strokes: list[tuple[int, int, int, int]], gap: float) -> bool:
+    """Whether two of these strokes ``(h, x, y, w)`` have ``gap`` pixels between them."""
+    for k, (h, x, y, w) in enumerate(strokes):
+        for h2, x2, y2, w2 in strokes[k + 1 :]:
+            across = max(x2 - (x + w), x - (x2 + w2))
+            down = max(y2 - (y + h), y - (y2 + h2))
+            if max(across, down) >= gap:
+                return True
+    return False
 
 
 def _colourful(image: UInt8Array, geometry: GridGeometry) -> bool:

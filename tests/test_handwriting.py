@@ -465,3 +465,19 @@ def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() ->
     shares[17:19] = 0.02
     hand = np.clip((shares - 0.25) / 0.5, 0.0, 1.0)
     assert _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares) is None
+
+
+def test_candidates_fattened_to_near_print_size_are_marks_but_a_shaken_print_is_not() -> None:
+    # Ink maps: nine prints 26 px tall in the middle of their cells, then an app's two
+    # candidates (top middle, middle right) that a screen's blur made 18 and 14 px tall,
+    # a print doubled by camera shake (two strokes 18 px tall, 3 px apart) and a print
+    # beside a stray mark.
+    ink = np.zeros((12, 64, 64), dtype=np.float32)
+    ink[:9, 19:45, 26:40] = 1.0
+    ink[9, 4:22, 26:37] = 1.0
+    ink[9, 25:39, 48:58] = 1.0
+    ink[10, 19:37, 20:30] = 1.0
+    ink[10, 22:40, 33:43] = 1.0
+    ink[11, 19:45, 26:40] = 1.0
+    ink[11, 4:18, 48:58] = 1.0
+    assert pencil_like(ink).tolist() == [False] * 9 + [True, False, False]

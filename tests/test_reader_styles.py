@@ -136,3 +136,20 @@ def test_an_app_s_pencil_candidates_are_neither_entries_nor_a_second_ink(seed: i
     assert scan.status == ReadStatus.OK and scan.givens == page.givens
     invented = [i for i in range(81) if scan.entries[i] and not page.entries[i]]
     assert not invented, f"pencil marks read as entries: {invented}"
+
+
+@pytest.mark.parametrize(("style", "seed"), [("screen-photo", 14), ("app-dark", 240)])
+def test_candidates_blurred_by_a_screen_do_not_stop_the_reading(style: str, seed: int) -> None:
+    # Pages as bench_stress draws them: an app's grey candidates, photographed off its
+    # screen (or shot small), come out two thirds as tall as its print. They were read
+    # as printed digits in doubt, and the pages refused.
+    from solver.generate import generate
+    from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
+
+    font = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == "Linux Biolinum")
+    page = render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES[style], seed=seed, font=font
+    )
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert scan.entries == page.entries
