@@ -75,6 +75,9 @@ _SPREADS = 4.0
 # odd print (on rendered screen photos a given has come out 22 from its group's median,
 # and an entry 21.6 from the givens' where other entries of its colour stood by).
 _LONE_INK = 1.5 * COLOUR_SPLIT
+# A given between two inks that lies this far along the line from the givens' median
+# to an entry ink's is that entry ink (see ``_on_entry_side``).
+_ENTRY_SIDE = 0.75
 # An ink whose a*b* chroma is under this is black, grey or white.
 _NEUTRAL = 12.0
 # Two printed copies of one digit are one glyph: their centred ink maps correlate at
@@ -319,7 +322,9 @@ class Kinds:
     in_doubt : list of int
         GIVEN cells whose ink colour lies nearer an entry's than the givens' median: a
         photographed screen's moire and colour fringes blur two inks into each other,
-        and such a digit may as well be the player's (empty when the inks are apart);
+        and such a digit may as well be the player's (empty when the inks are apart;
+        one well on an entry ink's side of the line between the inks is an ENTRY, see
+        ``_on_entry_side``);
         and GIVEN cells of a lone odd ink (off the givens' group, but nearer its median
         than any other ink off it, within ``_LONE_INK``).
     """
@@ -407,12 +412,48 @@ def cell_kinds(
     # A given nearer some entry's colour than its own group's median lies between inks
     # (the entries surely read as digits, where there are such, place the other ink).
     nearest = between[:, other_ink].min(axis=1)
+    between_inks = given & ~lone & (nearest < dist)
+    entry_side = _on_entry_side(colours, surely(given), other_ink, between)
+    for k in np.flatnonzero(between_inks & entry_side):
+        kinds[printed[k]] = CellKind.ENTRY
     in_doubt = [
         i
-        for i, g, d, n, odd in zip(printed, given, dist, nearest, lone, strict=True)
-        if odd or (g and n < d)
+        for i, b, e, odd in zip(printed, between_inks, entry_side, lone, strict=True)
+        if odd or (b and not e)
     ]
     return Kinds(kinds, in_doubt=in_doubt)
+
+
+def _on_entry_side(
+    colours: FloatArray,
+    given: npt.NDArray[np.bool_],
+    entry: npt.NDArray[np.bool_],
+    between: FloatArray,
+) -> npt.NDArray[np.bool_]:
+    """Which inks (N, 2) lie well on an entry ink's side of the line between it and the
+    givens' median: past ``_ENTRY_SIDE`` of the way from the givens' median to the
+    median of the entries' inks within ``COLOUR_SPLIT`` of the ink's nearest entry (at
+    least two of them: an ink the player used more than once).
+
+    A photographed screen scatters each ink's colour across the line between the two
+    (moire tints the givens, washes the entries out): along it they stay apart where
+    the plain distance, blurred by the scatter across it, does not.
+    """
+    out = np.zeros(len(colours), dtype=bool)
+    entries = np.flatnonzero(entry)
+    if len(entries) < 2:
+        return out
+    centre = np.median(colours[given], axis=0)
+    for k in range(len(colours)):
+        near = entries[np.argmin(between[k, entries])]
+        group = entries[between[near, entries] < COLOUR_SPLIT]
+        if len(group) < 2:
+            continue
+        axis = np.median(colours[group], axis=0) - centre
+        length = float(axis @ axis)
+        if length > 0:
+            out[k] = float((colours[k] - centre) @ axis) / length >= _ENTRY_SIDE
+    return out
 
 
 def _twin_features(ink: npt.NDArray[np.floating[Any]]) -> npt.NDArray[np.float32]:
