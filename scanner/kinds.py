@@ -61,8 +61,9 @@ _OFF_CENTRE = 0.2
 # Several candidates apart are marks up to this share of the typical digit: a screen's
 # blur (or its descreening) fattens a mark of a quarter cell to 0.7 of an app's small
 # print. Apart means a gap of _MARK_GAP of the cell between two of them (a third of a
-# cell between their places, less their size); a printed digit broken by a thin
-# print or a bent line leaves a gap of a pixel or two.
+# cell between their places, less their size: 5-30 pixels of 64); a printed digit
+# broken by a thin print or a bent line leaves a pixel or two, and one doubled by
+# camera shake about 4 (a gap of 0.06 took a shaken 5 for marks).
 _SEVERAL_SHARE = 0.8
 _MARK_GAP = 0.1
 _COLOURED_PIXELS = 20  # coloured samples in a grid that call for a look at its inks
@@ -209,8 +210,9 @@ def pencil_like(
     off the middle (``_OFF_CENTRE``) or has company of its own size (several
     candidates); or when it holds several strokes of a size, each under
     ``_SEVERAL_SHARE`` of the typical digit, two of them ``_MARK_GAP`` apart (an app's
-    candidates through a screen's blur). On the 160 reference photos 3 of 4,621 printed
-    digits look so (cut badly by the lattice); callers treat it as doubt, not as proof.
+    candidates through a screen's blur). On the 160 reference photos, as the reader cuts
+    them, none of 4,628 printed digits looks so (with or without the second rule);
+    callers treat it as doubt, not as proof.
     """
     n, size, _ = ink.shape
     tallest = np.zeros(n)
@@ -430,11 +432,11 @@ def _on_entry_side(
     entry: npt.NDArray[np.bool_],
     between: FloatArray,
 ) -> npt.NDArray[np.bool_]:
-    """Which inks (N, 2) lie well on an entry ink's side of the line between it and the
-    givens' median: past ``_ENTRY_SIDE`` of the way from the givens' median to the
-    median of the entries' inks within ``COLOUR_SPLIT`` of the ink's nearest entry (at
-    least two of them: an ink the player used more than once).
+    """Which inks (N, 2) lie past ``_ENTRY_SIDE`` of the way from the givens to an entry ink.
 
+    The way runs from the median of the ``given`` inks to the median of the ``entry``
+    inks within ``COLOUR_SPLIT`` of the ink's nearest entry, at least two of them (an
+    ink the player used more than once; ``between`` holds the inks' a*b* distances).
     A photographed screen scatters each ink's colour across the line between the two
     (moire tints the givens, washes the entries out): along it they stay apart where
     the plain distance, blurred by the scatter across it, does not.
