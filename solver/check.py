@@ -25,7 +25,7 @@ from .techniques import ORDER
 __all__ = ["CheckStatus", "EntryCheck", "PositionHint", "check_entries", "position_hint"]
 
 # The warning a hint gives before anything else when entries are wrong.
-MISTAKE_ADVICE = "a mistake makes later steps meaningless; fix them first."
+MISTAKE_ADVICE = "a mistake makes later steps meaningless; fix {them} first."
 
 
 class CheckStatus(StrEnum):
@@ -242,8 +242,9 @@ class PositionHint:
         if not wrong:
             return ""
         names = ", ".join(cell_name(c) for c in wrong)
-        verb = "is" if len(wrong) == 1 else "are"
-        return f"{len(wrong)} of your entries {verb} wrong: {names} — {MISTAKE_ADVICE}"
+        verb, them = ("is", "it") if len(wrong) == 1 else ("are", "them")
+        advice = MISTAKE_ADVICE.format(them=them)
+        return f"{len(wrong)} of your entries {verb} wrong: {names} — {advice}"
 
     def lines(self) -> list[str]:
         """The text output: the warning (and, with ``reveal``, the right digits) first,

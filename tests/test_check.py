@@ -166,7 +166,7 @@ def test_a_wrong_entry_is_left_out_of_the_position_and_named_first() -> None:
     lines = found.lines()
     assert lines[0] == (
         f"1 of your entries is wrong: {cell_name(wrong)} \u2014 a mistake makes later "
-        "steps meaningless; fix them first."
+        "steps meaningless; fix it first."
     )
     assert lines[1] == found.step.text
     assert "should be" not in "\n".join(lines)

@@ -138,7 +138,7 @@ def test_solve_hint_warns_first_and_keeps_the_right_digit(
     assert code == ExitCode.OK and len(lines) == 3 and lines[2] == f"wrote {hint_image}"
     assert lines[0] == (
         "1 of your entries is wrong: r2c8 \u2014 a mistake makes later steps meaningless; "
-        "fix them first."
+        "fix it first."
     )
     assert "should be" not in text and "r2c8 =" not in lines[1]
     code, text = run("solve", str(started), "--hint", "--reveal")
