@@ -446,15 +446,15 @@ def _on_entry_side(
     if len(entries) < 2:
         return out
     centre = np.median(colours[given], axis=0)
-    for k in range(len(colours)):
-        near = entries[np.argmin(between[k, entries])]
-        group = entries[between[near, entries] < COLOUR_SPLIT]
-        if len(group) < 2:
-            continue
-        axis = np.median(colours[group], axis=0) - centre
-        length = float(axis @ axis)
-        if length > 0:
-            out[k] = float((colours[k] - centre) @ axis) / length >= _ENTRY_SIDE
+    # The way toward each entry's ink, measured once (None: an ink used only once).
+    ways: list[FloatArray | None] = []
+    for e in entries:
+        group = entries[between[e, entries] < COLOUR_SPLIT]
+        ways.append(np.median(colours[group], axis=0) - centre if len(group) >= 2 else None)
+    for k, near in enumerate(np.argmin(between[:, entries], axis=1)):
+        way = ways[near]
+        if way is not None and float(way @ way) > 0:
+            out[k] = float((colours[k] - centre) @ way) / float(way @ way) >= _ENTRY_SIDE
     return out
 
 
