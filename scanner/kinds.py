@@ -15,7 +15,9 @@ of the paper's own tint (a heavy JPEG smears the paper's colour into thin black 
 unevenly) are one neutral ink. The givens' colour is placed by the cells surely holding
 a digit (faint marks take the paper's tint), and a given whose colour lies nearer an
 entry's than the givens' (the colour fringes of a photographed screen) is named as in
-doubt, as is a lone ink off the givens' group that no other ink resembles more.
+doubt, unless it lies well on the side of an entry ink used more than once (as seen,
+or at full strength: a thin entry is paler than a thick one), as is a lone ink off the
+givens' group that no other ink resembles more.
 """
 
 from __future__ import annotations
@@ -134,7 +136,9 @@ def _median_ab(pixels: UInt8Array) -> FloatArray:
     return np.asarray(np.median(ab, axis=0), dtype=np.float64)
 
 
-def _ink_colours(colour_cells: UInt8Array, masks: npt.NDArray[np.bool_]) -> FloatArray:
+def _ink_colours(
+    colour_cells: UInt8Array, masks: npt.NDArray[np.bool_], *, full_strength: bool = False
+) -> FloatArray:
     """Lab a*, b* (N, 2) of each cell's ink (NaN where a cell has none).
 
     A stroke's pixels mix the ink with the paper around it in every share: each lies on
@@ -146,6 +150,13 @@ def _ink_colours(colour_cells: UInt8Array, masks: npt.NDArray[np.bool_]) -> Floa
     came out green). The ink is the point on that line as far from the paper as the
     cell's inkiest pixels reach (the 90th percentile of the offsets' lengths): one ink
     on white and on tinted paper is one colour.
+
+    With ``full_strength`` the ink is taken as far along that line as colours go (to
+    the edge of the RGB cube): what the ink would look like undiluted. A thin or blurred
+    stroke never reaches its ink anywhere, and comes out paler the thinner it is; at
+    full strength it has the colour of a thick one. Only for settling a digit already in
+    doubt (see ``_on_entry_side``): a screen's colour fringes give thin black strokes a
+    faint hue too, which at full strength becomes a colour.
     """
     n, s = masks.shape[:2]
     inner = np.zeros((s, s), dtype=bool)
@@ -163,8 +174,14 @@ def _ink_colours(colour_cells: UInt8Array, masks: npt.NDArray[np.bool_]) -> Floa
         length = float(np.linalg.norm(mean))
         if length < 1e-6:
             continue
-        reach = float(np.percentile(np.linalg.norm(offsets, axis=1), 90))
-        drawn = np.clip(paper + mean / length * reach, 0, 255).astype(np.float32) / 255
+        unit = mean / length
+        if full_strength:
+            # Steps along the line to each channel's end (0 or 255); the nearest ends it.
+            ends = np.where(unit > 0, 255 - paper, -paper) / np.where(unit == 0, 1e-9, unit)
+            reach = float(ends[unit != 0].min()) if (unit != 0).any() else 0.0
+        else:
+            reach = float(np.percentile(np.linalg.norm(offsets, axis=1), 90))
+        drawn = np.clip(paper + unit * reach, 0, 255).astype(np.float32) / 255
         out[i] = cv2.cvtColor(drawn.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0, 1:]
     return out
 
@@ -415,7 +432,13 @@ def cell_kinds(
     # (the entries surely read as digits, where there are such, place the other ink).
     nearest = between[:, other_ink].min(axis=1)
     between_inks = given & ~lone & (nearest < dist)
-    entry_side = _on_entry_side(colours, surely(given), other_ink, between)
+    # ... and one on an entry ink's side of that line, as seen or at full strength (a
+    # thin entry is paler as seen; a thick given with fringes is no bluer at full
+    # strength than as seen), is an entry.
+    undiluted = _ink_colours(colour_cells[idx][found], masks[found], full_strength=True)
+    entry_side = _on_entry_side(colours, surely(given), other_ink, between) | _on_entry_side(
+        undiluted, surely(given), other_ink, between
+    )
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     in_doubt = [
@@ -439,7 +462,8 @@ def _on_entry_side(
     ink the player used more than once; ``between`` holds the inks' a*b* distances).
     A photographed screen scatters each ink's colour across the line between the two
     (moire tints the givens, washes the entries out): along it they stay apart where
-    the plain distance, blurred by the scatter across it, does not.
+    the plain distance, blurred by the scatter across it, does not. ``colours`` may be
+    the inks as seen or at full strength (``_ink_colours``); ``between`` groups them.
     """
     out = np.zeros(len(colours), dtype=bool)
     entries = np.flatnonzero(entry)

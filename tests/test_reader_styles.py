@@ -12,7 +12,7 @@ from scanner.kinds import CellKind
 from scanner.locate import fine_texture
 from scanner.reading import ReadStatus
 from solver.search import solutions
-from tests.synth import render_puzzle_photo, write_by_hand
+from tests.synth import StressPage, render_puzzle_photo, write_by_hand
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 GIVENS = [int(ch) for ch in PUZZLE]
@@ -118,6 +118,23 @@ def test_a_grid_under_fine_stripes_is_read_through_a_blur(period: float) -> None
     assert scan.givens == GIVENS
 
 
+def _stress_page(style: str, seed: int, font_name: str) -> StressPage:
+    """Page ``seed`` of ``style`` as bench_stress draws it, in the held-out ``font_name``."""
+    from solver.generate import generate
+    from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
+
+    font = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == font_name)
+    return render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES[style], seed=seed, font=font
+    )
+
+
+def _reads_right(page: StressPage) -> None:
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert scan.entries == page.entries
+
+
 @pytest.mark.parametrize("seed", [4, 111])
 def test_an_app_s_pencil_candidates_are_neither_entries_nor_a_second_ink(seed: int) -> None:
     # App screenshots as bench_stress draws them (light mode, in OpenCV's own Hershey
@@ -125,13 +142,7 @@ def test_an_app_s_pencil_candidates_are_neither_entries_nor_a_second_ink(seed: i
     # 111 the candidates' grey, the median of the "other" colours, made that group look
     # no more coloured than the givens: refused as "digits in two colours". On page 4
     # four candidate cells were read as the player's entries.
-    from solver.generate import generate
-    from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
-
-    font = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == "Hershey Triplex")
-    page = render_stress_page(
-        generate(5000 + seed), style=STRESS_STYLES["app-light"], seed=seed, font=font
-    )
+    page = _stress_page("app-light", seed, "Hershey Triplex")
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK and scan.givens == page.givens
     invented = [i for i in range(81) if scan.entries[i] and not page.entries[i]]
@@ -143,16 +154,7 @@ def test_candidates_blurred_by_a_screen_do_not_stop_the_reading(style: str, seed
     # Pages as bench_stress draws them: an app's grey candidates, photographed off its
     # screen (or shot small), come out two thirds as tall as its print. They were read
     # as printed digits in doubt, and the pages refused.
-    from solver.generate import generate
-    from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
-
-    font = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == "Linux Biolinum")
-    page = render_stress_page(
-        generate(5000 + seed), style=STRESS_STYLES[style], seed=seed, font=font
-    )
-    scan = read_photo(page.image)
-    assert scan.status == ReadStatus.OK and scan.givens == page.givens
-    assert scan.entries == page.entries
+    _reads_right(_stress_page(style, seed, "Linux Biolinum"))
 
 
 def test_an_entry_washed_toward_the_print_on_a_dark_screen_is_still_an_entry() -> None:
@@ -161,16 +163,7 @@ def test_an_entry_washed_toward_the_print_on_a_dark_screen_is_still_an_entry() -
     # median, nearer it than the limit of their group: both were givens in doubt and
     # the page refused. Along the line from the givens to the blue they lie at 0.84
     # and 0.92 of the way, every given under 0.4.
-    from solver.generate import generate
-    from tests.synth import HELD_OUT_FONT_FAMILIES, STRESS_STYLES, render_stress_page
-
-    font = next(f for f in HELD_OUT_FONT_FAMILIES if f.name == "Charis SIL")
-    page = render_stress_page(
-        generate(5000), style=STRESS_STYLES["screen-photo-dark"], seed=0, font=font
-    )
-    scan = read_photo(page.image)
-    assert scan.status == ReadStatus.OK and scan.givens == page.givens
-    assert scan.entries == page.entries
+    _reads_right(_stress_page("screen-photo-dark", 0, "Charis SIL"))
 
 
 def test_an_ink_is_on_the_entries_side_past_three_quarters_toward_a_repeated_entry_ink() -> None:
@@ -188,3 +181,11 @@ def test_an_ink_is_on_the_entries_side_past_three_quarters_toward_a_repeated_ent
     # Past 3/4 toward the blue; half way; near the lone red.
     assert side[-3:].tolist() == [True, False, False]
     assert not side[: len(givens)].any()
+
+
+def test_a_thin_entry_paled_by_a_dark_screen_is_an_entry_at_full_strength() -> None:
+    # Page 5 of bench_stress's screen-photo-dark: the blue 3 in r5c6 is a thin stroke
+    # and comes out at 0.66 of the way from the givens' colour to the other blue
+    # entries' (every given under 0.25): a given in doubt, and the page refused. Its
+    # ink at full strength lies past three quarters of the way.
+    _reads_right(_stress_page("screen-photo-dark", 5, "Lato"))

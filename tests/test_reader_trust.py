@@ -330,3 +330,22 @@ def test_an_inks_colour_is_one_on_any_paper_and_white_stays_white_under_subpixel
     assert np.linalg.norm(ab[1] - ab[0]) < 3, "the pink cell's paper changed the ink"
     assert np.linalg.norm(ab[2] - ab[0]) < 3, "a thin stroke of the ink is another ink"
     assert np.linalg.norm(ab[3]) < _NEUTRAL, f"white under subpixels came out {ab[3]}"
+
+
+def test_a_blurred_thin_stroke_is_paler_as_seen_but_its_ink_at_full_strength() -> None:
+    paper, blue, black = (245, 245, 245), (200, 60, 30), (20, 20, 20)
+    # A hairline blurred over three pixels never reaches its ink: about half way.
+    faint = cv2.GaussianBlur(_cell(paper, blue, 1), (0, 0), 1.5)
+    cells = np.stack([_cell(paper, blue, 8), faint, _cell(paper, black, 8)])
+    masks = np.zeros((3, 64, 64), bool)
+    for i, c in enumerate(cells):
+        gray = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        masks[i, 8:56, 8:56] = (np.abs(gray - gray[4, 4]) > 20)[8:56, 8:56]
+    seen = _ink_colours(cells, masks)
+    full = _ink_colours(cells, masks, full_strength=True)
+    assert np.linalg.norm(seen[1]) < 0.8 * np.linalg.norm(seen[0]), "the faint stroke is paler"
+    # At full strength both blue strokes are one colour (the cube's edge along the
+    # blue's line from the paper), and black stays black.
+    assert np.linalg.norm(full[1] - full[0]) < 3
+    assert np.linalg.norm(full[0]) > np.linalg.norm(seen[0])
+    assert np.linalg.norm(full[2]) < _NEUTRAL
