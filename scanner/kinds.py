@@ -432,13 +432,14 @@ def cell_kinds(
     # (the entries surely read as digits, where there are such, place the other ink).
     nearest = between[:, other_ink].min(axis=1)
     between_inks = given & ~lone & (nearest < dist)
-    # ... and one on an entry ink's side of that line, as seen or at full strength (a
-    # thin entry is paler as seen; a thick given with fringes is no bluer at full
-    # strength than as seen), is an entry.
-    undiluted = _ink_colours(colour_cells[idx][found], masks[found], full_strength=True)
-    entry_side = _on_entry_side(colours, surely(given), other_ink, between) | _on_entry_side(
-        undiluted, surely(given), other_ink, between
-    )
+    # ... and one on an entry ink's side of that line, as seen or at full strength, is
+    # an entry (a thin entry is paler as seen than its ink; at full strength a thin
+    # given's fringes grow too, so it settles only an ink already in doubt).
+    entry_side = np.zeros(len(colours), dtype=bool)
+    if between_inks.any():
+        undiluted = _ink_colours(colour_cells[idx][found], masks[found], full_strength=True)
+        for inks in (colours, undiluted):
+            entry_side |= _on_entry_side(inks, surely(given), other_ink, between)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     in_doubt = [
