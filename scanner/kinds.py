@@ -177,8 +177,9 @@ def _ink_colours(
         unit = mean / length
         if full_strength:
             # Steps along the line to each channel's end (0 or 255); the nearest ends it.
-            ends = np.where(unit > 0, 255 - paper, -paper) / np.where(unit == 0, 1e-9, unit)
-            reach = float(ends[unit != 0].min()) if (unit != 0).any() else 0.0
+            moving = unit != 0
+            ends = np.where(unit > 0, 255 - paper, -paper)[moving] / unit[moving]
+            reach = float(ends.min())
         else:
             reach = float(np.percentile(np.linalg.norm(offsets, axis=1), 90))
         drawn = np.clip(paper + unit * reach, 0, 255).astype(np.float32) / 255
@@ -389,11 +390,12 @@ def cell_kinds(
         return Kinds(kinds)
     # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
     colour_cells = np.stack([extract_cells(arr[:, :, ch], geometry) for ch in range(3)], axis=-1)
+    digit_cells = colour_cells[idx]
     masks = _ink_masks(gray_cells[idx])
-    colours = _ink_colours(colour_cells[idx], masks)
+    colours = _ink_colours(digit_cells, masks)
     found = np.isfinite(colours[:, 0])
     printed = [int(i) for i in idx[found]]
-    colours = colours[found]
+    colours, digit_cells, masks = colours[found], digit_cells[found], masks[found]
     if not printed:
         return Kinds(kinds)
     reference = None if sure is None else np.asarray(sure, dtype=bool)[printed]
@@ -410,7 +412,7 @@ def cell_kinds(
     others = [i for i, g in zip(printed, given, strict=True) if not g]
     if not others:
         return Kinds(kinds, in_doubt=[i for i, odd in zip(printed, lone, strict=True) if odd])
-    paper = _paper_colour(colour_cells[idx][found], gray_cells[idx][found], masks[found])
+    paper = _paper_colour(digit_cells, gray_cells[printed], masks)
     if _one_neutral_ink(colours, given, paper):
         return Kinds(kinds)
     # The inks surely read as digits tell each group's colour (as they placed the
@@ -437,7 +439,7 @@ def cell_kinds(
     # given's fringes grow too, so it settles only an ink already in doubt).
     entry_side = np.zeros(len(colours), dtype=bool)
     if between_inks.any():
-        undiluted = _ink_colours(colour_cells[idx][found], masks[found], full_strength=True)
+        undiluted = _ink_colours(digit_cells, masks, full_strength=True)
         for inks in (colours, undiluted):
             entry_side |= _on_entry_side(inks, surely(given), other_ink, between)
     for k in np.flatnonzero(between_inks & entry_side):

@@ -301,6 +301,16 @@ def _cell(paper: tuple[int, int, int], ink: tuple[int, int, int], width: int) ->
     return np.clip(cell, 0, 255).astype(np.uint8)
 
 
+def _stroke_masks(cells: np.ndarray, *, contrast: int) -> np.ndarray:
+    """Ink masks (N, 64, 64) of cells (N, 64, 64, 3): pixels ``contrast`` off the
+    corner's gray, inside the cell's middle (8:56)."""
+    masks = np.zeros(cells.shape[:3], bool)
+    for i, c in enumerate(cells):
+        gray = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        masks[i, 8:56, 8:56] = (np.abs(gray - gray[4, 4]) > contrast)[8:56, 8:56]
+    return masks
+
+
 def _lab_ab(bgr: tuple[int, int, int]) -> np.ndarray:
     pixel = np.array([[bgr]], np.float32) / 255
     return np.asarray(cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab)[0, 0, 1:], np.float64)
@@ -320,11 +330,7 @@ def test_an_inks_colour_is_one_on_any_paper_and_white_stays_white_under_subpixel
     stripes[:, 1::3, 1] = 60
     white = np.clip(white + np.where(white > 100, stripes - 20, 0), 0, 255).astype(np.uint8)
     cells = np.stack([on_white, on_pink, thin, white])
-    masks = np.zeros((4, 64, 64), bool)
-    for i, c in enumerate(cells):
-        gray = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.int16)
-        masks[i, 8:56, 8:56] = (np.abs(gray - gray[4, 4]) > 40)[8:56, 8:56]
-    ab = _ink_colours(cells, masks)
+    ab = _ink_colours(cells, _stroke_masks(cells, contrast=40))
     truth = _lab_ab(blue)
     assert np.linalg.norm(ab[0] - truth) < 3
     assert np.linalg.norm(ab[1] - ab[0]) < 3, "the pink cell's paper changed the ink"
@@ -337,10 +343,7 @@ def test_a_blurred_thin_stroke_is_paler_as_seen_but_its_ink_at_full_strength() -
     # A hairline blurred over three pixels never reaches its ink: about half way.
     faint = cv2.GaussianBlur(_cell(paper, blue, 1), (0, 0), 1.5)
     cells = np.stack([_cell(paper, blue, 8), faint, _cell(paper, black, 8)])
-    masks = np.zeros((3, 64, 64), bool)
-    for i, c in enumerate(cells):
-        gray = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.int16)
-        masks[i, 8:56, 8:56] = (np.abs(gray - gray[4, 4]) > 20)[8:56, 8:56]
+    masks = _stroke_masks(cells, contrast=20)
     seen = _ink_colours(cells, masks)
     full = _ink_colours(cells, masks, full_strength=True)
     assert np.linalg.norm(seen[1]) < 0.8 * np.linalg.norm(seen[0]), "the faint stroke is paler"
