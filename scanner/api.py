@@ -32,7 +32,7 @@ from .kinds import (
     CellKind,
     cell_kinds,
     glyph_groups,
-    pencil_like,
+    pencil_and_short,
     print_likeness,
     print_twins,
     twin_families,
@@ -515,8 +515,9 @@ def _scan_grid(
     # than a digit: "empty" leads, and the puzzle's rules may still restore a given.
     busy = np.flatnonzero(digit)
     pencil = np.zeros(81, dtype=bool)
+    short = np.zeros(81, dtype=bool)  # ink shorter than print
     if len(busy):
-        pencil[busy] = pencil_like(
+        pencil[busy], short[busy] = pencil_and_short(
             maps[busy], reference=None if looks_printed is None else looks_printed[busy]
         )
     marks = pencil[perm]
@@ -570,7 +571,10 @@ def _scan_grid(
     copies = glyph_groups(maps[perm], in_doubt & ~pencil) if in_doubt.sum() >= 2 else []
     # Only a page written on has digits whose kind alone is in doubt.
     reading: Reading = revise(
-        probs, inked=[int(v) for v in inked] if handwritten_page else (), twins=copies
+        probs,
+        inked=[int(v) for v in inked] if handwritten_page else (),
+        twins=copies,
+        kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
     )
     if glare.any() and reading.status != ReadStatus.UNREADABLE:
         reading.status = ReadStatus.UNREADABLE

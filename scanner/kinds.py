@@ -45,6 +45,7 @@ __all__ = [
     "Kinds",
     "cell_kinds",
     "glyph_groups",
+    "pencil_and_short",
     "pencil_like",
     "print_likeness",
     "print_twins",
@@ -232,6 +233,16 @@ def pencil_like(
     them, none of 4,628 printed digits looks so (with or without the second rule);
     callers treat it as doubt, not as proof.
     """
+    return pencil_and_short(ink, reference=reference)[0]
+
+
+def pencil_and_short(
+    ink: npt.NDArray[np.float32], *, reference: npt.NDArray[np.bool_] | None = None
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """:func:`pencil_like`, and which cells (N,) hold ink shorter than print: under
+    ``_SEVERAL_SHARE`` of the typical digit's height, wherever it lies (a lone
+    candidate in the middle of its cell, which no rule calls pencil; an app's are
+    half a given's height, a printed font's lining digits one)."""
     n, size, _ = ink.shape
     tallest = np.zeros(n)
     marks = np.zeros(n, dtype=bool)
@@ -245,12 +256,13 @@ def pencil_like(
         found.append(strokes)
         tallest[i] = max((s[0] for s in strokes), default=0)
     if not tallest.any():
-        return marks
+        return marks, marks.copy()
     few = reference is None or reference.sum() < MIN_REFERENCE
     measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
+    short = np.asarray((tallest > 0) & (tallest < _SEVERAL_SHARE * typical))
     for i, strokes in enumerate(found):
-        if not strokes or tallest[i] >= _SEVERAL_SHARE * typical:
+        if not short[i]:
             continue
         h, x, y, w = max(strokes)
         alike = [s for s in strokes if s[0] >= 0.5 * h]
@@ -259,7 +271,7 @@ def pencil_like(
             marks[i] = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE or len(alike) >= 2
         else:
             marks[i] = _apart(alike, _MARK_GAP * size)
-    return marks
+    return marks, short
 
 
 def _apart(strokes: list[tuple[int, int, int, int]], gap: float) -> bool:

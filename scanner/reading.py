@@ -53,6 +53,9 @@ RIVAL_ODDS = math.log(4.0)
 # torn between two digits leaves it none), whether it is printed there is a guess.
 WEAK_DIGIT = 0.5
 WEAK_EMPTY_ODDS = math.log(20.0)
+# A cell read as empty with less than this probability more likely holds a digit than
+# not (its digits' shares add up to more): the page is not read without it unnoticed.
+LIKELY_INKED = 0.5
 # Alternatives less probable than this are never tried.
 _MIN_ALT_P = 1e-3
 # The changes together may cost at most this much log-likelihood (odds 1 : 1000 against
@@ -82,6 +85,8 @@ class Correction:
         Probability the classifier gave to ``read``.
     corrected_confidence : float
         Probability the classifier gave to ``corrected``.
+    reason : str
+        Why, in words that end the sentence of :meth:`describe`.
     """
 
     cell: int
@@ -89,13 +94,14 @@ class Correction:
     corrected: int
     confidence: float
     corrected_confidence: float
+    reason: str = "so the puzzle has one solution"
 
     def describe(self) -> str:
         """One line, e.g. ``r3c5: read 8 (p=0.41), corrected to 3 so the puzzle has one
         solution``."""
         return (
             f"{cell_name(self.cell)}: read {_say(self.read)} (p={self.confidence:.2f}), "
-            f"corrected to {_say(self.corrected)} so the puzzle has one solution"
+            f"corrected to {_say(self.corrected)} {self.reason}"
         )
 
 
@@ -221,6 +227,7 @@ def revise(
     time_limit: float = 1.5,
     inked: Sequence[int] = (),
     twins: Sequence[Sequence[int]] = (),
+    kind_in_doubt: Sequence[bool] = (),
 ) -> Reading:
     """Read the givens from per-cell probabilities, correcting doubtful cells if needed.
 
@@ -251,6 +258,12 @@ def revise(
        (``inked``) whose doubt is only print or pen counts as no doubt here: leaving
        it out only adds solutions.
     5. Anything else is "unreadable", naming the cells in doubt.
+    6. A proper reading (rules 2 and 3) with a cell read as empty that more likely
+       holds a digit than not (empty under ``LIKELY_INKED``) does not leave it out: the
+       cell takes its likeliest digit when that is its solution's and within
+       ``RIVAL_ODDS`` of "empty"; otherwise the page is "unreadable", naming it. A
+       cell whose "empty" is partly the kind rules' (``kind_in_doubt``), or whose
+       likeliest digit is 1 (a lone stroke), is left be.
 
     Parameters
     ----------
@@ -275,6 +288,11 @@ def revise(
         normalised geometric mean of its members' (the copies are one observation,
         not several), and it changes as a whole or not at all. A confident cell is
         never in a group, so never changed by one.
+    kind_in_doubt : sequence of bool, length 81 or empty, keyword-only
+        Cells whose ink may be no print whatever the network saw: rules about its kind
+        (the person's ink, an ink between two, pencil marks, glare) moved some of the
+        digits' share to "empty", or it is shorter than the print (a lone candidate
+        mark). Rule 6 leaves them.
 
     Returns
     -------
@@ -312,7 +330,9 @@ def revise(
     if not problem:
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
-        return _unless_rivalled(reading, cands, search, inked, set(group_of))
+        return _no_digit_left_out(
+            _unless_rivalled(reading, cands, search, inked, set(group_of)), p, inked, kind_in_doubt
+        )
     reading.problem = problem
 
     # The cheapest fix wins only if no fix giving another puzzle comes close: with
@@ -376,7 +396,9 @@ def revise(
     reading.doubtful_cells = list(dict.fromkeys(corrected + doubtful))
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
     rest = [k for k in cands if not set(k[1]) & set(corrected)]
-    return _unless_rivalled(reading, rest, search, inked, set(group_of))
+    return _no_digit_left_out(
+        _unless_rivalled(reading, rest, search, inked, set(group_of)), p, inked, kind_in_doubt
+    )
 
 
 def _other_puzzle(read: list[int], kept: _Fix, other: _Fix, inked: Sequence[int] = ()) -> bool:
@@ -446,6 +468,65 @@ def _unless_rivalled(
     changed = [c for _, c, _ in rival[1]]
     reading.doubtful_cells = list(dict.fromkeys(changed + reading.doubtful_cells))
     reading.solution = None
+    return reading
+
+
+def _no_digit_left_out(
+    reading: Reading,
+    p: npt.NDArray[np.float64],
+    inked: Sequence[int] = (),
+    kind_in_doubt: Sequence[bool] = (),
+) -> Reading:
+    """Rule 6 of :func:`revise` on a reading (OK or not; only OK ones change).
+
+    A digit the network could not name but surely saw (a blurred or crumpled print:
+    its probability spread over several digits, "empty" the likeliest single reading
+    yet under ``LIKELY_INKED``) leaves the puzzle with the same one solution, so no
+    rival exposes it, and the page would be read without a given it has. ``p`` (81, 10)
+    are the probabilities revised. A cell whose ``inked`` digit is sure (only print or
+    pen in doubt), or whose kind is in doubt (``kind_in_doubt``), is left to the kind
+    rules; one whose likeliest digit is 1 is left be (a lone stroke: on crumpled paper
+    and crinkled newsprint a grid line bent into the cell reads so).
+    """
+    if reading.status != ReadStatus.OK or reading.solution is None:
+        return reading
+    solution = reading.solution
+    filled: list[Correction] = []
+    guessed: list[int] = []
+    for c in range(81):
+        if reading.givens[c] or p[c, 0] >= LIKELY_INKED or (inked and inked[c]):
+            continue
+        if kind_in_doubt and kind_in_doubt[c]:
+            continue
+        digit = int(np.argmax(p[c, 1:])) + 1
+        if digit == 1:
+            continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
+        if digit == solution[c] and math.log(p[c, 0] / p[c, digit]) <= RIVAL_ODDS:
+            reason = "(its likeliest digit, and its solution's)"
+            filled.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
+        else:
+            guessed.append(c)
+    if guessed:
+        reading.status = ReadStatus.UNREADABLE
+        named = ", ".join(
+            f"{cell_name(c)} (empty p={p[c, 0]:.2f}, likeliest digit "
+            f"{int(np.argmax(p[c, 1:])) + 1})"
+            for c in guessed
+        )
+        reading.problem = (
+            f"{reading.problem + '; ' if reading.problem else ''}more likely a digit "
+            f"than empty, but not one that can be told: {named}"
+        )
+        reading.doubtful_cells = list(dict.fromkeys(guessed + reading.doubtful_cells))
+        reading.solution = None
+        return reading
+    for fix in filled:
+        reading.corrections.append(fix)
+        reading.givens[fix.cell] = fix.corrected
+        reading.confidence[fix.cell] = fix.corrected_confidence
+    reading.corrections.sort(key=lambda k: k.cell)
+    corrected = [k.cell for k in filled]
+    reading.doubtful_cells = list(dict.fromkeys(corrected + reading.doubtful_cells))
     return reading
 
 

@@ -189,3 +189,15 @@ def test_a_thin_entry_paled_by_a_dark_screen_is_an_entry_at_full_strength() -> N
     # entries' (every given under 0.25): a given in doubt, and the page refused. Its
     # ink at full strength lies past three quarters of the way.
     _reads_right(_stress_page("screen-photo-dark", 5, "Lato"))
+
+
+def test_a_print_seen_but_not_named_is_not_left_out_of_the_puzzle() -> None:
+    # Crinkled newsprint in held-out Inconsolata (bench_stress page 301): the 5 in r1c9
+    # is read as "empty" at 0.38, 5 next at 0.22. The puzzle has the page's one solution
+    # without it, so no rival reading exposed it, and the page was read as a puzzle
+    # without one of its givens. The digits together outweigh "empty", and the likeliest
+    # is the solution's: it is filled in, as a correction the person can see.
+    page = _stress_page("newsprint-crinkled", 301, "Inconsolata")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert [(c.cell, c.read, c.corrected) for c in scan.corrections] == [(8, 0, 5)]

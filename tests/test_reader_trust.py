@@ -88,7 +88,7 @@ def test_the_rules_empty_junk_but_do_not_rename_it() -> None:
     # it into a digit the network gave no real chance, just because the puzzle needs it.
     puzzle, solution = _puzzle()
     cell = next(i for i, v in enumerate(puzzle) if not v)
-    clash = next(puzzle[p] for p in PEERS[cell] if puzzle[p])
+    clash = next(puzzle[p] for p in PEERS[cell] if puzzle[p] > 1)  # a 1 may be a stroke
     p = _probs(puzzle)
     p[cell] = 0.005
     p[cell, clash], p[cell, solution[cell]] = 0.8, 0.05
@@ -96,9 +96,15 @@ def test_the_rules_empty_junk_but_do_not_rename_it() -> None:
     # The solution's digit is likelier than "empty": no telling which puzzle it is.
     assert reading.status == ReadStatus.UNREADABLE
     assert cell in reading.doubtful_cells
-    # With "empty" the likelier way out, the junk is emptied and the puzzle is read.
+    # With "empty" the likelier way out, it is still a digit-sized ink read surely as
+    # a digit: a misread print as much as junk, so emptying it is a guess.
     p[cell, solution[cell]], p[cell, 0] = 0.005, 0.05
     reading = revise(p)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert cell in reading.doubtful_cells
+    # Ink that may be no print at all (faint, say) is emptied and the puzzle read.
+    in_doubt = [c == cell for c in range(81)]
+    reading = revise(p, kind_in_doubt=in_doubt)
     assert reading.status == ReadStatus.OK
     assert reading.givens == puzzle
     assert [(c.cell, c.corrected) for c in reading.corrections] == [(cell, 0)]
@@ -155,6 +161,60 @@ def test_a_weak_digit_the_puzzle_needs_is_kept() -> None:
     reading = revise(p)
     assert reading.status == ReadStatus.OK
     assert reading.givens == puzzle
+
+
+def _one_given_more() -> tuple[list[int], list[int], int]:
+    """A puzzle with one given it does without (its solution's digit, not 1 nor 9), and
+    that cell."""
+    puzzle, solution = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if not v and solution[i] not in (1, 9))
+    puzzle[cell] = solution[cell]
+    return puzzle, solution, cell
+
+
+def _seen_but_not_named(p: np.ndarray, cell: int, top: int) -> None:
+    """Cell ``cell`` read as a blurred print: "empty" 0.38 leads, ``top`` next at 0.22."""
+    p[cell] = 0.05
+    p[cell, 0], p[cell, top] = 0.38, 0.22
+
+
+def test_a_print_seen_but_not_named_is_filled_with_its_solutions_digit() -> None:
+    # The digits share more than "empty" (0.62 against 0.38), the likeliest being the
+    # solution's: the puzzle has the same one solution without it, so no rival shows
+    # that the reading leaves out a printed given.
+    puzzle, solution, cell = _one_given_more()
+    p = _probs(puzzle)
+    _seen_but_not_named(p, cell, solution[cell])
+    reading = revise(p)
+    assert reading.status == ReadStatus.OK
+    assert reading.givens == puzzle
+    assert [(c.cell, c.read, c.corrected) for c in reading.corrections] == [
+        (cell, 0, solution[cell])
+    ]
+    assert "likeliest digit" in reading.corrections[0].describe()
+    assert cell in reading.doubtful_cells
+
+
+def test_a_print_seen_but_not_named_as_another_digit_is_refused() -> None:
+    puzzle, solution, cell = _one_given_more()
+    p = _probs(puzzle)
+    _seen_but_not_named(p, cell, solution[cell] % 9 + 1)
+    reading = revise(p)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.doubtful_cells[0] == cell
+    assert reading.solution is None
+    # Ink that may be no print (a candidate mark, the person's ink) is left empty.
+    in_doubt = [c == cell for c in range(81)]
+    reading = revise(p, kind_in_doubt=in_doubt)
+    assert reading.status == ReadStatus.OK
+    assert reading.givens[cell] == 0
+    # As is a lone stroke, likeliest a 1 (a grid line bent into the cell reads so).
+    _seen_but_not_named(p, cell, 1)
+    assert revise(p).status == ReadStatus.OK
+    # And a cell the network more likely calls empty.
+    _seen_but_not_named(p, cell, solution[cell] % 9 + 1)
+    p[cell, 0] = 1.0  # 0.62 once the cell's probabilities are normalised
+    assert revise(p).status == ReadStatus.OK
 
 
 @pytest.mark.parametrize("seed", range(3))
