@@ -197,3 +197,30 @@ def test_a_started_page_checked_corrected_and_hinted(
     assert page.locator("#download-report").is_visible()
     assert errors == []
     page.close()
+
+
+def test_candidate_marks_on_a_page_read_are_not_asked_about(
+    browser: Any, server: str, photo_file: Path
+) -> None:
+    # The server's own reading, with two doubtful cells: one the reader settled as
+    # candidate marks (kind "pencil"), one it did not. On a page read, only the second
+    # gets a "?"; on a page refused, both do.
+    errors: list[str] = []
+    page = _open(browser, server, errors)
+    with page.expect_response(lambda r: r.url.endswith("/api/read")) as answer:
+        _read(page, photo_file)
+    reading = answer.value.json()
+    reading["doubtful"] = ["r1c1", "r1c2"]
+    reading["kinds"][0], reading["kinds"][1] = "pencil", "empty"
+    counts = []
+    for status in ("read", "unreadable"):
+        page.reload()
+        answered = {**reading, "status": status}
+        page.route("**/api/read", lambda route: route.fulfill(json=answered))  # noqa: B023
+        _read(page, photo_file)
+        summary = page.inner_text("#read-summary")
+        counts.append(summary.split(" not sure")[0].split()[-1])
+        page.unroute("**/api/read")
+    assert counts == ["1", "2"]
+    assert errors == []
+    page.close()

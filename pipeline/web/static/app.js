@@ -172,7 +172,9 @@
       kinds: Array.isArray(d.kinds) ? d.kinds.slice() : [],
     });
     // Doubtful cells, and the person's entries the reader could not make out: a "?" to tap.
-    [...(d.doubtful || []), ...(d.unclear || [])].forEach((n) => {
+    // On a page read, a doubt the rules settled as candidate marks is none to ask about.
+    const settled = (n) => d.status === 'read' && state.kinds[cellIndex(n)] === 'pencil';
+    [...(d.doubtful || []).filter((n) => !settled(n)), ...(d.unclear || [])].forEach((n) => {
       const i = cellIndex(n); if (i >= 0) state.doubtful.add(i);
     });
     els.photo.src = d.photo;
