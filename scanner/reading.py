@@ -460,13 +460,17 @@ def _unless_rivalled(
         rival = _weak_digit_left_out(reading, inked, grouped or set())
     if rival is None:
         return reading
+    changes = _changes_text(values, rival[1])
+    why = f"another reading of the doubtful cells gives a different puzzle ({changes})"
+    return _refused(reading, why, [c for _, c, _ in rival[1]])
+
+
+def _refused(reading: Reading, why: str, cells: list[int]) -> Reading:
+    """``reading`` made UNREADABLE: ``why`` added to its problem, ``cells`` first among
+    its doubtful cells, no solution."""
     reading.status = ReadStatus.UNREADABLE
-    reading.problem = (
-        f"{reading.problem + '; ' if reading.problem else ''}another reading of the "
-        f"doubtful cells gives a different puzzle ({_changes_text(values, rival[1])})"
-    )
-    changed = [c for _, c, _ in rival[1]]
-    reading.doubtful_cells = list(dict.fromkeys(changed + reading.doubtful_cells))
+    reading.problem = f"{reading.problem}; {why}" if reading.problem else why
+    reading.doubtful_cells = list(dict.fromkeys(cells + reading.doubtful_cells))
     reading.solution = None
     return reading
 
@@ -492,7 +496,7 @@ def _no_digit_left_out(
         return reading
     solution = reading.solution
     filled: list[Correction] = []
-    guessed: list[int] = []
+    guessed: list[tuple[int, int]] = []  # (cell, its likeliest digit)
     for c in range(81):
         if reading.givens[c] or p[c, 0] >= LIKELY_INKED or (inked and inked[c]):
             continue
@@ -505,21 +509,13 @@ def _no_digit_left_out(
             reason = "(its likeliest digit, and its solution's)"
             filled.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
         else:
-            guessed.append(c)
+            guessed.append((c, digit))
     if guessed:
-        reading.status = ReadStatus.UNREADABLE
         named = ", ".join(
-            f"{cell_name(c)} (empty p={p[c, 0]:.2f}, likeliest digit "
-            f"{int(np.argmax(p[c, 1:])) + 1})"
-            for c in guessed
+            f"{cell_name(c)} (empty p={p[c, 0]:.2f}, likeliest digit {d})" for c, d in guessed
         )
-        reading.problem = (
-            f"{reading.problem + '; ' if reading.problem else ''}more likely a digit "
-            f"than empty, but not one that can be told: {named}"
-        )
-        reading.doubtful_cells = list(dict.fromkeys(guessed + reading.doubtful_cells))
-        reading.solution = None
-        return reading
+        why = f"more likely a digit than empty, but not one that can be told: {named}"
+        return _refused(reading, why, [c for c, _ in guessed])
     for fix in filled:
         reading.corrections.append(fix)
         reading.givens[fix.cell] = fix.corrected
