@@ -62,7 +62,7 @@ T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float32]
 # What _read_cells returns: turns, lattice, probabilities, hand shares, sideways shares,
-# cells, ink maps, faint ink, stroke peaks.
+# cells, ink maps, their gains, faint ink, stroke peaks.
 _CellsRead = tuple[
     int,
     GridGeometry,
@@ -71,6 +71,7 @@ _CellsRead = tuple[
     FloatArray,
     npt.NDArray[np.uint8],
     FloatMaps,
+    FloatArray,
     npt.NDArray[np.bool_],
     FloatArray,
 ]
@@ -249,10 +250,10 @@ def _read_cells(
     and the digits (printed or handwritten alike), each cell's handwriting share (81,)
     (see ``cnn.hand_share``; 0 for an engine that reads print only), each cell's
     probability (81,) of a digit turned on its side (``cnn.ROTATED``; 0 likewise), the
-    cells (81, 64, 64) as cut, unturned, with their ink maps, which of those hold faint
-    ink (81,): not blank, but their strokes under half as strong as the grid's digits
-    (``ink_maps_gains_peaks`` gives them a gain over 1), and each cell's strongest
-    strokes (81,) (its peaks).
+    cells (81, 64, 64) as cut, unturned, with their ink maps and gains (81,), which of
+    those hold faint ink (81,): not blank, but their strokes under half as strong as the
+    grid's digits (``ink_maps_gains_peaks`` gives them a gain over 1), and each cell's
+    strongest strokes (81,) (its peaks).
     """
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
@@ -270,16 +271,25 @@ def _read_cells(
     _, k, probs, hand, sideways = best
     lattice = rotated_lattice(geometry, k) if k else geometry
     faint = faint_ink(ink, gains)
-    return k, lattice, probs, hand, sideways, cells, ink, faint, peaks
+    return k, lattice, probs, hand, sideways, cells, ink, gains, faint, peaks
 
 
 def _classify(
-    engine: DigitEngine, cells: npt.NDArray[np.uint8], ink: FloatMaps, gains: FloatArray, turn: int
+    engine: DigitEngine,
+    cells: npt.NDArray[np.uint8],
+    ink: FloatMaps,
+    gains: FloatArray,
+    turn: int,
+    *,
+    hands: bool = False,
 ) -> tuple[npt.NDArray[np.float64], FloatArray, FloatArray]:
     """Probabilities (81, 10), hand shares (81,) and sideways shares (81,) of the grid
-    turned ``turn`` quarter turns, from its cells and their ink maps and gains as cut."""
+    turned ``turn`` quarter turns, from its cells and their ink maps and gains as cut.
+
+    ``hands``: the written digits read by the CNN's hand reader too (a page written on).
+    """
     if isinstance(engine, CnnEngine):
-        full = engine.classify_turned_full(ink, gains, turn)
+        full = engine.classify_turned_full(ink, gains, turn, hands=hands)
         read, hand, sideways = fold_rotated(full), hand_share(full), full[:, ROTATED]
     else:
         read = engine.classify(turn_cells(cells, turn))
@@ -432,7 +442,7 @@ def _scan_grid(
     """
     textured = not descreened and fine_texture(ink, geometry) >= SCREENED
     blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
-    rotation, oriented, probs, hand, sideways, read_cells, maps, faint, peaks = _read_cells(
+    rotation, oriented, probs, hand, sideways, read_cells, maps, gains, faint, peaks = _read_cells(
         descreen(ink, blur) if blur else ink, geometry, engine
     )
     # Where the grid's lines showed at all, its ink as it is tells its kinds and glare
@@ -455,8 +465,13 @@ def _scan_grid(
         if rescaled is not None:
             maps, gains = rescaled
             faint = faint_ink(maps, gains)
-            probs, hand, sideways = _classify(engine, read_cells, maps, gains, -rotation % 4)
-            looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
+        # The person's digits are read by the hand reader too (``digits.cnn``); a page
+        # without handwriting is read without it, where ink that looks written is print
+        # the camera bent or junk, and a sharper guess at its digit helps no one.
+        probs, hand, sideways = _classify(
+            engine, read_cells, maps, gains, -rotation % 4, hands=True
+        )
+        looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
     shares = hand.copy()
     twins = np.zeros(81, dtype=bool)
     if handwritten_page:

@@ -25,7 +25,7 @@ from scanner.api import (
     read_photo,
 )
 from scanner.digits import devdata, synth
-from scanner.digits.cnn import CnnEngine, digits_and_hands
+from scanner.digits.cnn import HAND_BASE, CnnEngine, digits_and_hands, fold_rotated
 from scanner.digits.preprocess import (
     against_reference,
     blank,
@@ -240,9 +240,34 @@ def test_network_tells_hand_from_print_on_unseen_photos(
     for photo in held_out_mixed:
         digit, hand = digits_and_hands(engine.classify_full(photo.cells))
         wrong += int(((digit != photo.digits) | (hand != photo.handwritten)).sum())
-    # Cut along the hand-marked corners: 2.25% of cells wrong in digit or kind when
-    # the weights were made (``make train-digits`` reports it); 3% is the guard.
+    # Cut along the hand-marked corners: 1.87% of cells wrong in digit or kind when
+    # the weights were made (2.25% before the hand reader; ``make train-digits``
+    # reports it); 3% is the guard.
     assert wrong <= 0.03 * 81 * len(held_out_mixed)
+
+
+def test_the_hand_reader_misreads_fewer_written_digits_and_leaves_print_alone(
+    held_out_mixed: list[devdata.MixedCells],
+) -> None:
+    with_hands = CnnEngine()
+    alone = CnnEngine()
+    alone.hand = None
+    wrong = {"alone": 0, "with hands": 0}
+    for photo in held_out_mixed:
+        written = np.flatnonzero(photo.handwritten)
+        for label, engine in (("alone", alone), ("with hands", with_hands)):
+            full = engine.classify_full(photo.cells)
+            digit = fold_rotated(full).argmax(axis=1)
+            wrong[label] += int((digit[written] != photo.digits[written]).sum())
+            if label == "alone":
+                reader_only = full
+        # Cells the reader takes for print are its own reading, untouched.
+        printed = full[:, 1:10].sum(axis=1) >= full[:, HAND_BASE + 1 :].sum(axis=1)
+        assert np.array_equal(full[printed], reader_only[printed])
+    # On the 3,244 handwritten digits of the held-out photos, cut along their
+    # hand-marked corners: 60 misread by the reader alone when the hand reader was
+    # trained, and about half that with it.
+    assert wrong["with hands"] <= 0.75 * wrong["alone"], wrong
 
 
 def test_mixed_photos_read_and_swapped_entries_are_the_mistakes(

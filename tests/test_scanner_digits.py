@@ -22,6 +22,7 @@ from scanner.digits import (
 )
 from scanner.digits import tesseract as tess
 from scanner.digits.cnn import WEIGHTS, CnnEngine, WeightsError
+from scanner.digits.preprocess import hand_inputs
 from scanner.errors import MissingDependencyError
 from scanner.reading import (
     CONFIDENT,
@@ -107,7 +108,28 @@ def test_registry() -> None:
 
 def test_weights_are_small_and_bundled() -> None:
     assert WEIGHTS.is_file()
-    assert WEIGHTS.stat().st_size < 1024 * 1024
+    assert WEIGHTS.stat().st_size < 2 * 1024 * 1024
+    assert CnnEngine().hand is not None  # the hand reader ships with the reader
+
+
+def test_hand_inputs_write_every_digit_at_one_size_in_the_middle() -> None:
+    x = np.zeros((4, 1, 32, 32), dtype=np.float32)
+    x[0, 0, 12:20, 14:17] = 1.0  # a small written 1, 8 pixels tall
+    x[1, 0, 4:28, 8:20] = 1.0  # a big one, off to the left
+    x[2, 0, 10:22, 1:3] = 1.0  # only a neighbour's bit at the edge: left as it is
+    x[2, 0, 14:18, 14:18] = 1.0
+    out = hand_inputs(x)
+    for i in (0, 1):
+        ys, xs = np.nonzero(out[i, 0] > 0.35)
+        assert 21 <= ys.max() - ys.min() + 1 <= 23  # the longer side: 22 pixels
+        assert abs((ys.max() + ys.min() + 1) / 2 - 16) <= 1
+        assert abs((xs.max() + xs.min() + 1) / 2 - 16) <= 1
+    alone = x[2:3].copy()
+    alone[0, 0, :, :3] = 0.0
+    # The edge's bit was no part of the digit: the square is scaled as if alone.
+    assert np.allclose(out[2], hand_inputs(alone)[0])
+    assert not np.allclose(out[2], x[2])
+    assert np.array_equal(out[3], x[3])  # blank: passed as it is
 
 
 def test_bad_weights_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -17,6 +17,11 @@ import numpy.typing as npt
 
 CELL = 64
 NET_SIZE = 32  # side of the CNN input
+# The hand reader's inputs (``hand_inputs``): strokes are ink over _HAND_STROKE, scaled
+# to a box whose longer side is _HAND_SIDE pixels (MNIST's 20 of 28, a little more).
+_HAND_STROKE = 0.35
+_HAND_SIDE = 22.0
+_HAND_EDGE = 3
 _DISC = np.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15)), dtype=np.uint8)
 _BG_KERNEL = _DISC | _DISC.T  # OpenCV's disc is not quite square-symmetric
 # Ink weaker than this share of the grid's digits is noise (paper grain, JPEG, show-through
@@ -313,4 +318,39 @@ def net_inputs(ink: FloatArray) -> FloatArray:
     out = np.empty((len(ink), 1, NET_SIZE, NET_SIZE), dtype=np.float32)
     for i in range(len(ink)):
         out[i, 0] = cv2.resize(centred(ink[i]), (NET_SIZE, NET_SIZE), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def hand_inputs(x: FloatArray) -> FloatArray:
+    """Hand reader inputs (N, 1, 32, 32) from CNN inputs (N, 1, 32, 32): size-normalised.
+
+    People write digits of every size; print has one per page. As for MNIST, the ink
+    (strokes over ``_HAND_STROKE`` whose centre is not in the outer ``_HAND_EDGE``
+    pixels, where neighbours' bits lie) is scaled so that its bounding box's longer side is
+    ``_HAND_SIDE`` pixels, centred. An input with no such stroke is passed as it is.
+    """
+    out = np.array(x, dtype=np.float32, copy=True)
+    lo, hi = _HAND_EDGE, NET_SIZE - _HAND_EDGE
+    for i in range(len(x)):
+        binary = (x[i, 0] > _HAND_STROKE).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        boxes = [
+            (sx, sy, sx + sw, sy + sh)
+            for sx, sy, sw, sh, area in stats[1:n]
+            if area >= 2 and lo <= sx + sw / 2 <= hi and lo <= sy + sh / 2 <= hi
+        ]
+        if not boxes:
+            continue
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        scale = _HAND_SIDE / max(x1 - x0, y1 - y0)
+        half = NET_SIZE / 2
+        m = np.array(
+            [
+                [scale, 0.0, half - scale * (x0 + x1) / 2],
+                [0.0, scale, half - scale * (y0 + y1) / 2],
+            ],
+            dtype=np.float32,
+        )
+        out[i, 0] = cv2.warpAffine(x[i, 0], m, (NET_SIZE, NET_SIZE), flags=cv2.INTER_LINEAR)
     return out

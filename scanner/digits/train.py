@@ -25,10 +25,17 @@ Training data
       reference photo measures the model as an unseen one (and it reads them as well).
 
 Two networks (``--members``) are trained on the same data from different seeds and
-exported together; the engine averages them. Seeds are fixed (numpy and torch) and
-torch runs on ``--threads`` threads (default 2), so a run is repeatable on one machine.
-With the defaults it takes about 15 minutes on 2 otherwise idle CPU cores (2 to make
-the data, 6 per network).
+exported together; the engine averages them. Then the *hand reader* (``cnn``'s
+docstring): two more networks (``--hand-members``) with 9 classes, trained on the
+handwritten cells of the same data alone (the synthetic hands' and the mixed photos'),
+size-normalised by ``preprocess.hand_inputs``, each batch turned, scaled, sheared and
+moved anew (``_warped``). ``--hand-only`` trains the hand reader alone and keeps the
+reader's networks already in ``--out``, from the same data and seeds as a full run
+(the bundled hand reader was made so, beside the reader trained before it). Seeds are
+fixed (numpy and torch) and torch runs on ``--threads`` threads (default 2), so a run
+is repeatable on one machine. With the defaults it takes about 26 minutes on 2
+otherwise idle CPU cores (2 to make the data, 6 per network, 5 per hand reader
+network).
 """
 
 from __future__ import annotations
@@ -47,8 +54,17 @@ import numpy.typing as npt
 from scanner.geometry import GridGeometry
 
 from . import devdata, synth
-from .cnn import HAND_BASE, N_CLASSES, ROTATED, CnnEngine, digits_and_hands
-from .preprocess import ink_maps, net_inputs
+from .cnn import (
+    HAND_BASE,
+    HAND_CLASSES,
+    HAND_READER,
+    N_CLASSES,
+    ROTATED,
+    CnnEngine,
+    digits_and_hands,
+    load_params,
+)
+from .preprocess import hand_inputs, ink_maps, net_inputs
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
@@ -222,8 +238,12 @@ def _torch() -> Any:
         ) from None
 
 
-def build_model() -> Any:
-    """The network of ``cnn.CnnNet``: 3 x (conv 3x3, BN, ReLU, maxpool 2), 2 dense layers."""
+def build_model(n_classes: int = N_CLASSES, *, width: int = 16) -> Any:
+    """The network of ``cnn.CnnNet``: 3 x (conv 3x3, BN, ReLU, maxpool 2), 2 dense layers.
+
+    ``width`` channels in the first convolution, doubling in each next one, and
+    ``4 * width`` in the hidden dense layer.
+    """
     nn = _torch().nn
 
     def block(cin: int, cout: int) -> list[Any]:
@@ -235,25 +255,35 @@ def build_model() -> Any:
         ]
 
     return nn.Sequential(
-        *block(1, 16),
-        *block(16, 32),
-        *block(32, 64),
+        *block(1, width),
+        *block(width, 2 * width),
+        *block(2 * width, 4 * width),
         nn.Flatten(),
-        nn.Linear(64 * 4 * 4, 64),
+        nn.Linear(4 * width * 4 * 4, 4 * width),
         nn.ReLU(),
         nn.Dropout(0.3),
-        nn.Linear(64, N_CLASSES),
+        nn.Linear(4 * width, n_classes),
     )
 
 
 def export(
-    models: Sequence[Any], path: Path, *, trained_on_photos: bool, trained_on_mixed: bool
+    models: Sequence[Any],
+    path: Path,
+    *,
+    hand_models: Sequence[Any] = (),
+    trained_on_photos: bool,
+    trained_on_mixed: bool,
 ) -> None:
-    """Fold batch norm into the convolutions and save numpy arrays for ``CnnNet``."""
+    """Fold batch norm into the convolutions and save numpy arrays for ``CnnNet``.
+
+    ``models`` are the reader's members (arrays ``m0.*``, ``m1.*``, ...), ``hand_models``
+    the hand reader's (``h0.*``, ...); the layout is tabled in ``cnn``'s docstring.
+    """
     arrays: dict[str, npt.NDArray[np.generic]] = {}
-    for m, model in enumerate(models):
-        for k, v in _member_arrays(model).items():
-            arrays[f"m{m}.{k}"] = v.astype(np.float32)
+    for prefix, group in (("m", models), (HAND_READER, hand_models)):
+        for m, model in enumerate(group):
+            for k, v in _member_arrays(model).items():
+                arrays[f"{prefix}{m}.{k}"] = v.astype(np.float32)
     # Which reference photos the model saw decides which of them measure it honestly.
     arrays["meta_trained_on_photos"] = np.array(int(trained_on_photos))
     # Whether the training half of the mixed photos (their handwriting) was used.
@@ -287,17 +317,44 @@ def _member_arrays(model: Any) -> dict[str, npt.NDArray[np.float32]]:
     return params
 
 
-def check_export(models: Sequence[Any], path: Path, x: FloatArray) -> None:
-    """Fail loudly if the numpy networks do not reproduce the torch ones."""
+def check_export(models: Sequence[Any], path: Path, x: FloatArray, *, hands: bool = False) -> None:
+    """Fail loudly if the numpy networks (the hand reader's with ``hands``) do not
+    reproduce the torch ones."""
     torch = _torch()
 
     with torch.no_grad():
         xt = torch.from_numpy(x).float()
         want = sum(torch.softmax(m.eval()(xt), dim=1).numpy() for m in models) / len(models)
-    got = CnnEngine(path).net.probabilities(x.astype(np.float32))
+    engine = CnnEngine(path)
+    net = engine.hand if hands else engine.net
+    if net is None:
+        raise SystemExit(f"{path} holds no hand reader")
+    got = net.probabilities(x.astype(np.float32))
     err = float(np.abs(want - got).max())
     if err > 1e-3:
         raise SystemExit(f"exported weights disagree with the trained model (max {err:.2g})")
+
+
+def _warped(xb: Any, torch: Any) -> Any:
+    """A batch (B, 1, 32, 32) each turned up to 10 degrees, scaled and sheared by up to
+    10% and moved by up to 6% of its side: the hand reader's augmentation."""
+    f = torch.nn.functional
+    n = len(xb)
+
+    def spread(half_width: float) -> Any:
+        return (torch.rand(n) - 0.5) * 2 * half_width
+
+    angle, scale, shear = spread(np.radians(10)), 1 + spread(0.1), spread(0.1)
+    cos, sin = torch.cos(angle), torch.sin(angle)
+    theta = torch.stack(
+        [
+            torch.stack([cos / scale, -sin / scale + shear, spread(0.06)], 1),
+            torch.stack([sin / scale, cos / scale, spread(0.06)], 1),
+        ],
+        1,
+    )
+    grid = f.affine_grid(theta, list(xb.shape), align_corners=False)
+    return f.grid_sample(xb, grid, align_corners=False)
 
 
 def fit(
@@ -308,20 +365,29 @@ def fit(
     seed: int,
     threads: int,
     batch: int = 256,
+    n_classes: int = N_CLASSES,
+    width: int = 16,
+    max_lr: float = 4e-3,
+    smoothing: float = 0.05,
+    warp: bool = False,
 ) -> Any:
-    """Train the model on inputs x (N, 1, 32, 32) and labels y (N,)."""
+    """Train a model on inputs x (N, 1, 32, 32) and labels y (N,).
+
+    ``warp`` turns, scales, shears and moves every batch (``_warped``) in place of the
+    plain shift of a pixel or two.
+    """
     torch = _torch()
     nn = torch.nn
 
     torch.manual_seed(seed)
     torch.set_num_threads(threads)
-    model = build_model()
+    model = build_model(n_classes, width=width)
     n_params = sum(p.numel() for p in model.parameters())
     print(f"model: {n_params} parameters; {len(x)} training cells")
     steps = epochs * (len(x) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=smoothing)
     gen = np.random.default_rng(seed)
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
@@ -332,9 +398,12 @@ def fit(
         for s in range(len(x) // batch):
             idx = order[s * batch : (s + 1) * batch]
             xb = xt[idx].float()
-            # A pixel or two of extra shift, for free.
-            dx, dy = (int(v) for v in gen.integers(-2, 3, 2))
-            xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
+            if warp:
+                xb = _warped(xb, torch)
+            else:
+                # A pixel or two of extra shift, for free.
+                dx, dy = (int(v) for v in gen.integers(-2, 3, 2))
+                xb = torch.roll(xb, shifts=(dy, dx), dims=(2, 3))
             out = model(xb)
             loss = loss_fn(out, yt[idx])
             opt.zero_grad()
@@ -402,6 +471,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--members", type=int, default=2, help="networks averaged")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--hand-members", type=int, default=2, help="hand reader networks")
+    parser.add_argument("--hand-epochs", type=int, default=12)
+    parser.add_argument("--hand-width", type=int, default=16, help="hand reader channels")
+    parser.add_argument(
+        "--hand-only",
+        action="store_true",
+        help="train the hand reader alone, keeping the reader's networks of --out",
+    )
     args = parser.parse_args(argv)
 
     cv2.setNumThreads(1)
@@ -436,17 +513,51 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{len(xr)} photo cells from {len(train_photos)} photos in {time.time() - t1:.0f} s")
         x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
     # Members share the data and differ in initial weights and order of the batches.
-    models = [
-        fit(x, y, epochs=args.epochs, seed=args.seed + 1000 * m, threads=args.threads)
-        for m in range(args.members)
+    kept = load_params(args.out) if args.hand_only else {}
+    models = (
+        []
+        if args.hand_only
+        else [
+            fit(x, y, epochs=args.epochs, seed=args.seed + 1000 * m, threads=args.threads)
+            for m in range(args.members)
+        ]
+    )
+    # The hand reader learns the handwritten digits alone, size-normalised.
+    written = np.flatnonzero(y > HAND_BASE)
+    xh = hand_inputs(x[written].astype(np.float32))
+    yh = y[written] - HAND_BASE - 1
+    print(f"hand reader: {len(xh)} handwritten cells")
+    hand_models = [
+        fit(
+            xh,
+            yh,
+            epochs=args.hand_epochs,
+            seed=args.seed + 1000 * m + 500,
+            threads=args.threads,
+            batch=128,
+            n_classes=HAND_CLASSES,
+            width=args.hand_width,
+            max_lr=3e-3,
+            smoothing=0.1,  # unsmoothed, it was sure of digits past reading
+            warp=True,
+        )
+        for m in range(args.hand_members)
     ]
     export(
         models,
         args.out,
+        hand_models=hand_models,
         trained_on_photos=bool(train_photos or mixed_train),
         trained_on_mixed=bool(mixed_train),
     )
-    check_export(models, args.out, x[:512])
+    if kept:  # --hand-only: the reader's arrays as they were
+        arrays = load_params(args.out)
+        arrays.update({k: v for k, v in kept.items() if not k.startswith(f"{HAND_READER}")})
+        savez: Any = np.savez_compressed
+        savez(args.out, **arrays)
+    else:
+        check_export(models, args.out, x[:512])
+    check_export(hand_models, args.out, xh[:512], hands=True)
     size = args.out.stat().st_size
     print(f"wrote {args.out} ({size / 1024:.0f} KiB); total {time.time() - t0:.0f} s")
     engine = CnnEngine(args.out)
