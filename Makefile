@@ -90,7 +90,7 @@ bench: setup
 	$(BIN)/sudoku-scan eval ../shared/data/photos/wicht-train
 	$(BIN)/python benchmarks/bench_pipeline.py
 
-# Retrain the digit network from rendered fonts (about 15 minutes on 2 cores). PyTorch is
+# Retrain the digit networks, reader and hand reader (about 26 minutes on 2 cores). PyTorch is
 # installed into .venv for this only; the product runs the exported weights in NumPy.
 # HAND_FONT_PACKAGES are the handwriting the network learns the person's entries from
 # (scanner.digits.synth.HAND_FONT_DIRS), never print.
