@@ -337,7 +337,8 @@ def check_export(models: Sequence[Any], path: Path, x: FloatArray, *, hands: boo
 
 def _warped(xb: Any, torch: Any) -> Any:
     """A batch (B, 1, 32, 32) each turned up to 10 degrees, scaled and sheared by up to
-    10% and moved by up to 6% of its side: the hand reader's augmentation."""
+    10% and moved by up to 3% of its side (``affine_grid``'s units span the side twice):
+    the hand reader's augmentation."""
     f = torch.nn.functional
     n = len(xb)
 
