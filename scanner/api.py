@@ -54,6 +54,7 @@ from .reading import (
     Reading,
     ReadStatus,
     orientation_score,
+    refused,
     revise,
 )
 from .robust import robust_sd
@@ -61,12 +62,16 @@ from .robust import robust_sd
 T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
 FloatArray = npt.NDArray[np.float32]
-# What _read_cells returns: turns, lattice, probabilities, hand shares, sideways shares,
-# cells, ink maps, their gains, faint ink, stroke peaks.
+# Probabilities (81, 10) of EMPTY and the digits.
+Probs = npt.NDArray[np.float64]
+# What _read_cells returns: turns, lattice, probabilities, the same with the hand reader
+# (None if not made), hand shares, sideways shares, cells, ink maps, their gains, faint
+# ink, stroke peaks.
 _CellsRead = tuple[
     int,
     GridGeometry,
-    npt.NDArray[np.float64],
+    Probs,
+    Probs | None,
     FloatArray,
     FloatArray,
     npt.NDArray[np.uint8],
@@ -258,20 +263,23 @@ def _read_cells(
     cells = extract_cells(gray, geometry)  # cut once: each orientation is these cells turned
     # Ink maps turn with their cells (every step treats rows and columns alike): made once.
     ink, gains, peaks = ink_maps_gains_peaks(cells, remnants=True)
-    best: tuple[float, int, npt.NDArray[np.float64], FloatArray, FloatArray] | None = None
+    best: tuple[float, int, Probs, FloatArray, FloatArray, Probs | None] | None = None
     for k in range(4):
-        # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k).
-        probs, hand, sideways = _classify(engine, cells, ink, gains, -k % 4)
+        # rotated_lattice(geometry, k) cuts exactly turn_cells(cells, -k). The hand
+        # reader runs with the first try, the page as it came (nearly always upright).
+        probs, hand, sideways, with_hands = _classify(
+            engine, cells, ink, gains, -k % 4, hands=k == 0
+        )
         score = orientation_score(probs)
         if best is None or score > best[0]:
-            best = (score, k, probs, hand, sideways)
+            best = (score, k, probs, hand, sideways, with_hands)
         if k == 0 and score >= UPRIGHT_ENOUGH:
             break
     assert best is not None
-    _, k, probs, hand, sideways = best
+    _, k, probs, hand, sideways, with_hands = best
     lattice = rotated_lattice(geometry, k) if k else geometry
     faint = faint_ink(ink, gains)
-    return k, lattice, probs, hand, sideways, cells, ink, gains, faint, peaks
+    return k, lattice, probs, with_hands, hand, sideways, cells, ink, gains, faint, peaks
 
 
 def _classify(
@@ -281,20 +289,22 @@ def _classify(
     gains: FloatArray,
     turn: int,
     *,
-    hands: bool = False,
-) -> tuple[npt.NDArray[np.float64], FloatArray, FloatArray]:
+    hands: bool = True,
+) -> tuple[Probs, FloatArray, FloatArray, Probs | None]:
     """Probabilities (81, 10), hand shares (81,) and sideways shares (81,) of the grid
-    turned ``turn`` quarter turns, from its cells and their ink maps and gains as cut.
-
-    ``hands``: the written digits read by the CNN's hand reader too (a page written on).
-    """
+    turned ``turn`` quarter turns, from its cells and their ink maps and gains as cut;
+    and with ``hands`` the probabilities (81, 10) with the written digits read by the
+    CNN's hand reader too, for a page written on (the hand reader changes no share),
+    else None."""
     if isinstance(engine, CnnEngine):
-        full = engine.classify_turned_full(ink, gains, turn, hands=hands)
-        read, hand, sideways = fold_rotated(full), hand_share(full), full[:, ROTATED]
+        alone, full = engine.classify_turned_both(ink, gains, turn, hands=hands)
+        read, hand, sideways = fold_rotated(alone), hand_share(alone), alone[:, ROTATED]
+        with_hands = fold_rotated(full)
     else:
-        read = engine.classify(turn_cells(cells, turn))
+        read = with_hands = engine.classify(turn_cells(cells, turn))
         hand = sideways = np.zeros(81, dtype=np.float32)
-    return np.asarray(read, dtype=np.float64), hand, sideways
+    as_float = np.asarray(read, dtype=np.float64)
+    return as_float, hand, sideways, np.asarray(with_hands, np.float64) if hands else None
 
 
 def read_photo(
@@ -442,9 +452,19 @@ def _scan_grid(
     """
     textured = not descreened and fine_texture(ink, geometry) >= SCREENED
     blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
-    rotation, oriented, probs, hand, sideways, read_cells, maps, gains, faint, peaks = _read_cells(
-        descreen(ink, blur) if blur else ink, geometry, engine
-    )
+    (
+        rotation,
+        oriented,
+        probs,
+        with_hands,
+        hand,
+        sideways,
+        read_cells,
+        maps,
+        gains,
+        faint,
+        peaks,
+    ) = _read_cells(descreen(ink, blur) if blur else ink, geometry, engine)
     # Where the grid's lines showed at all, its ink as it is tells its kinds and glare
     # best; where they did not, only the blurred ink holds strokes to measure.
     cells = extract_cells(ink, geometry) if textured else read_cells
@@ -465,12 +485,15 @@ def _scan_grid(
         if rescaled is not None:
             maps, gains = rescaled
             faint = faint_ink(maps, gains)
+        if rescaled is not None or with_hands is None:
+            _, hand, sideways, with_hands = _classify(
+                engine, read_cells, maps, gains, -rotation % 4
+            )
         # The person's digits are read by the hand reader too (``digits.cnn``); a page
         # without handwriting is read without it, where ink that looks written is print
         # the camera bent or junk, and a sharper guess at its digit helps no one.
-        probs, hand, sideways = _classify(
-            engine, read_cells, maps, gains, -rotation % 4, hands=True
-        )
+        assert with_hands is not None  # _classify makes it with hands=True
+        probs = with_hands
         looks_printed[perm] = (probs[:, 0] < 0.5) & (hand < 0.5)
     shares = hand.copy()
     twins = np.zeros(81, dtype=bool)
@@ -838,11 +861,10 @@ def _unclear_entries(
 
 
 def _refuse(reading: Reading, problem: str, cells: list[int]) -> None:
-    """Make a solved reading unreadable for ``problem``, ``cells`` first among the doubtful."""
-    reading.status = ReadStatus.UNREADABLE
-    reading.solution = None
-    reading.problem = problem
-    reading.doubtful_cells = list(dict.fromkeys(cells + reading.doubtful_cells))
+    """Make a solved reading unreadable for ``problem``, ``cells`` first among the
+    doubtful: ``problem`` alone says why (what revision fixed no longer does)."""
+    reading.problem = ""
+    refused(reading, problem, cells)
 
 
 def _settle_entries(

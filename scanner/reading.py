@@ -462,12 +462,13 @@ def _unless_rivalled(
         return reading
     changes = _changes_text(values, rival[1])
     why = f"another reading of the doubtful cells gives a different puzzle ({changes})"
-    return _refused(reading, why, [c for _, c, _ in rival[1]])
+    return refused(reading, why, [c for _, c, _ in rival[1]])
 
 
-def _refused(reading: Reading, why: str, cells: list[int]) -> Reading:
+def refused(reading: Reading, why: str, cells: list[int]) -> Reading:
     """``reading`` made UNREADABLE: ``why`` added to its problem, ``cells`` first among
-    its doubtful cells, no solution."""
+    its doubtful cells, no solution. The one way a reading is refused after revision
+    (here and by the scanner's checks of the person's entries)."""
     reading.status = ReadStatus.UNREADABLE
     reading.problem = f"{reading.problem}; {why}" if reading.problem else why
     reading.doubtful_cells = list(dict.fromkeys(cells + reading.doubtful_cells))
@@ -515,7 +516,7 @@ def _no_digit_left_out(
             f"{cell_name(c)} (empty p={p[c, 0]:.2f}, likeliest digit {d})" for c, d in guessed
         )
         why = f"more likely a digit than empty, but not one that can be told: {named}"
-        return _refused(reading, why, [c for c, _ in guessed])
+        return refused(reading, why, [c for c, _ in guessed])
     for fix in filled:
         reading.corrections.append(fix)
         reading.givens[fix.cell] = fix.corrected

@@ -139,11 +139,6 @@ class CnnNet:
         # Whether the reference photos' training half was used (see ``devdata``).
         self.trained_on_photos = bool(params.get("meta_trained_on_photos", 0))
 
-    @classmethod
-    def load(cls, path: Path = WEIGHTS) -> CnnNet:
-        """Load the reader's networks from exported weights (``.npz``)."""
-        return cls(load_params(path))
-
     @staticmethod
     def _logits(layers: list[tuple[FloatArray, FloatArray]], x: FloatArray) -> FloatArray:
         """Class scores (N, 20) of one member for inputs x (N, 1, 32, 32)."""
@@ -237,25 +232,33 @@ class CnnEngine:
 
         With ``hands`` False the reader's alone: the scanner reads a page that holds no
         handwriting so, where a cell that looks written is a print the camera bent.
+        Otherwise see :meth:`_with_hands`.
+        """
+        out = self.net.probabilities(x)
+        return self._with_hands(out, x) if hands else out
+
+    def _with_hands(self, out: FloatArray, x: FloatArray) -> FloatArray:
+        """The reader's probabilities ``out`` (N, 20) for inputs x, with the hand reader's.
 
         Where the reader's handwritten classes outweigh its printed ones and hold at least
         half the cell, the handwritten digits (their share of the cell unchanged) are the
         geometric mean of the reader's and the hand reader's, normalised: a digit either
-        of them rules out stays out (see the module docstring).
+        of them rules out stays out (see the module docstring). ``out`` is not changed.
         """
-        out = self.net.probabilities(x)
-        if self.hand is None or not hands or not len(x):
+        if self.hand is None or not len(x):
             return out
         written = out[:, HAND_BASE + 1 : HAND_BASE + 10]
         mass = written.sum(axis=1)
         printed = out[:, 1:10].sum(axis=1)
         rows = np.flatnonzero((mass > printed) & (mass + printed >= 0.5))
-        if len(rows):
-            seen = self.hand.probabilities(hand_inputs(x[rows]))
-            both = np.sqrt(written[rows] / mass[rows, None] * seen)
-            both /= np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
-            out[rows, HAND_BASE + 1 : HAND_BASE + 10] = mass[rows, None] * both
-        return out
+        if not len(rows):
+            return out
+        seen = self.hand.probabilities(hand_inputs(x[rows]))
+        both = np.sqrt(written[rows] / mass[rows, None] * seen)
+        both /= np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
+        read = out.copy()
+        read[rows, HAND_BASE + 1 : HAND_BASE + 10] = mass[rows, None] * both
+        return read
 
     def classify_full(self, cells: npt.ArrayLike) -> FloatArray:
         """Probabilities (N, 20) over the classes above, for cells (N, 64, 64)."""
@@ -264,28 +267,44 @@ class CnnEngine:
     def classify_maps_full(
         self, ink: FloatArray, gains: FloatArray, *, hands: bool = True
     ) -> FloatArray:
-        """Probabilities (N, 20) for ink maps and gains from ``ink_maps_and_gains``.
+        """Probabilities (N, 20) for ink maps and gains from ``ink_maps_and_gains``, with
+        the hand reader's unless ``hands`` is False (see :meth:`classify_maps_both`)."""
+        return self.classify_maps_both(ink, gains, hands=hands)[1]
+
+    def classify_maps_both(
+        self, ink: FloatArray, gains: FloatArray, *, hands: bool = True
+    ) -> tuple[FloatArray, FloatArray]:
+        """Probabilities (N, 20) for ink maps and gains from ``ink_maps_and_gains``:
+        the reader's alone, and with the hand reader's (the reader's alone again when
+        ``hands`` is False), the reader run once.
 
         A cell blank at the grid's ink strength but holding a digit-sized stroke at its
         own (a digit washed out by glare or a faint print) is not confidently empty:
         half its probability goes to what the network reads in it at its own strength,
         so the reading counts it as doubtful.
         """
-        out = np.zeros((len(ink), N_CLASSES), dtype=np.float32)
-        out[:, 0] = 1.0
+        alone = np.zeros((len(ink), N_CLASSES), dtype=np.float32)
+        alone[:, 0] = 1.0
+        read = alone.copy()
+
+        def seen(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+            out = self.net.probabilities(x)
+            return out, self._with_hands(out, x) if hands else out
+
         empty = blank(ink)
         busy = np.flatnonzero(~empty)  # plain paper needs no network
         if len(busy):
-            out[busy] = self.probabilities(net_inputs(ink[busy]), hands=hands)
+            alone[busy], read[busy] = seen(net_inputs(ink[busy]))
         # Faint: blank as it is, not blank at its own strength, and digit-shaped there.
         maybe = np.flatnonzero(empty & (gains > 1.0))
         own = np.clip(ink[maybe] * gains[maybe, None, None], 0.0, 1.0)
         keep = [k for k in np.flatnonzero(~blank(own)) if has_ink(own[k])]
         if keep:
             faint = maybe[keep]
-            seen = self.probabilities(net_inputs(own[keep]), hands=hands)
-            out[faint] = 0.5 * out[faint] + 0.5 * seen
-        return out
+            at_own, read_at_own = seen(net_inputs(own[keep]))
+            alone[faint] = 0.5 * alone[faint] + 0.5 * at_own
+            read[faint] = 0.5 * read[faint] + 0.5 * read_at_own
+        return alone, read
 
     def classify_maps(self, ink: FloatArray, gains: FloatArray) -> FloatArray:
         """Probabilities (N, 10), as :meth:`classify`, from ink maps already made."""
@@ -301,8 +320,15 @@ class CnnEngine:
         rows and columns alike), so ``classify_turned_full(ink, gains, k)`` equals
         ``classify_full(turn_cells(cells, k))`` up to rounding.
         """
+        return self.classify_turned_both(ink, gains, k, hands=hands)[1]
+
+    def classify_turned_both(
+        self, ink: FloatArray, gains: FloatArray, k: int, *, hands: bool = True
+    ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`classify_maps_both` of a grid turned ``k`` quarter turns, from its ink
+        maps and gains as cut (see :meth:`classify_turned_full`)."""
         turned_gains = turn_cells(gains.reshape(-1, 1, 1), k).ravel()
-        return self.classify_maps_full(turn_cells(ink, k), turned_gains, hands=hands)
+        return self.classify_maps_both(turn_cells(ink, k), turned_gains, hands=hands)
 
     def classify_turned(self, ink: FloatArray, gains: FloatArray, k: int) -> FloatArray:
         """Probabilities (81, 10) of :meth:`classify_turned_full`, printed and

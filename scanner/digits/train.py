@@ -43,7 +43,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -271,6 +271,7 @@ def export(
     path: Path,
     *,
     hand_models: Sequence[Any] = (),
+    reader: Mapping[str, npt.NDArray[np.generic]] | None = None,
     trained_on_photos: bool,
     trained_on_mixed: bool,
 ) -> None:
@@ -278,6 +279,8 @@ def export(
 
     ``models`` are the reader's members (arrays ``m0.*``, ``m1.*``, ...), ``hand_models``
     the hand reader's (``h0.*``, ...); the layout is tabled in ``cnn``'s docstring.
+    ``reader``: arrays of weights exported before, whose reader (every array but the
+    hand reader's, ``meta_*`` included) is kept as it was (``--hand-only``).
     """
     arrays: dict[str, npt.NDArray[np.generic]] = {}
     for prefix, group in (("m", models), (HAND_READER, hand_models)):
@@ -288,6 +291,7 @@ def export(
     arrays["meta_trained_on_photos"] = np.array(int(trained_on_photos))
     # Whether the training half of the mixed photos (their handwriting) was used.
     arrays["meta_trained_on_mixed"] = np.array(int(trained_on_mixed))
+    arrays.update({k: v for k, v in (reader or {}).items() if not k.startswith(HAND_READER)})
     savez: Any = np.savez_compressed  # its stub cannot type **arrays
     savez(path, **arrays)
 
@@ -514,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{len(xr)} photo cells from {len(train_photos)} photos in {time.time() - t1:.0f} s")
         x, y = np.concatenate([x, xr]), np.concatenate([y, yr])
     # Members share the data and differ in initial weights and order of the batches.
-    kept = load_params(args.out) if args.hand_only else {}
+    kept = load_params(args.out) if args.hand_only else None
     models = (
         []
         if args.hand_only
@@ -548,15 +552,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         models,
         args.out,
         hand_models=hand_models,
+        reader=kept,
         trained_on_photos=bool(train_photos or mixed_train),
         trained_on_mixed=bool(mixed_train),
     )
-    if kept:  # --hand-only: the reader's arrays as they were
-        arrays = load_params(args.out)
-        arrays.update({k: v for k, v in kept.items() if not k.startswith(f"{HAND_READER}")})
-        savez: Any = np.savez_compressed
-        savez(args.out, **arrays)
-    else:
+    if models:
         check_export(models, args.out, x[:512])
     check_export(hand_models, args.out, xh[:512], hands=True)
     size = args.out.stat().st_size
