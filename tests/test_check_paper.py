@@ -292,14 +292,16 @@ def unclear_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     classify = api._classify
 
     def doubtful(*args: object, **kwargs: object) -> tuple[object, ...]:
-        probs, hand, sideways = classify(*args, **kwargs)  # type: ignore[arg-type]
+        probs, hand, sideways, with_hands = classify(*args, **kwargs)  # type: ignore[arg-type]
         if args[-1] == 0:  # the grid as cut, upright: cells in reading order
             written = ENTRIES[WRONG]
             other = next(d for d in range(1, 10) if d not in (written, SOLUTION[WRONG]))
-            probs[WRONG] = 0.0
-            probs[WRONG, written], probs[WRONG, other] = 0.55, 0.45
+            for read in (probs, with_hands):  # the hand reader's reading too, when made
+                if read is not None:
+                    read[WRONG] = 0.0
+                    read[WRONG, written], read[WRONG, other] = 0.55, 0.45
             hand[list(ENTRIES)] = 1.0
-        return probs, hand, sideways
+        return probs, hand, sideways, with_hands
 
     monkeypatch.setattr(api, "_classify", doubtful)
 
