@@ -409,8 +409,11 @@ def _in_either_polarity(
     """Locate on the gray image as dark ink on light paper, or else inverted.
 
     A dark-mode screenshot (light digits and lines on black) is read inverted. The
-    polarity the image looks like (its median darker than mid-grey: mostly dark
-    background) is tried first; if no grid is found that way, the other one is.
+    polarity the middle of the image looks like (the median of its central half in
+    each direction darker than mid-grey: a dark screen) is tried first; if no grid is
+    found that way, the other one is. The middle, not the whole: a page photographed
+    on a dark table fills the middle but often not half the photo, and a search in the
+    wrong polarity finds nothing at the cost of a whole search (about 200 ms).
 
     Returns
     -------
@@ -419,7 +422,8 @@ def _in_either_polarity(
     found
         What ``locate`` returned.
     """
-    dark = float(np.median(gray[::4, ::4])) < 128
+    h, w = gray.shape[:2]
+    dark = float(np.median(gray[h // 4 : h - h // 4 : 4, w // 4 : w - w // 4 : 4])) < 128
     first = 255 - gray if dark else gray
     try:
         return first, locate(first)

@@ -301,18 +301,33 @@ def _decode_to_array(
         shape = (*shape, 3)
     out: UInt8Array = np.empty(shape, np.uint8)
     view = _DECODED_VIEW[orientation](out) if orientation in _DECODED_VIEW else out
-    if target == "RGB":
-        view = view[:, :, ::-1]  # Pillow's RGB written into OpenCV's BGR order
     # Strips hold a whole number of reduction boxes, so the result is exactly that of
     # reducing the whole image at once.
     rows = max(factor, _STRIP_PIXELS // max(1, w) // factor * factor)
     for y0 in range(0, h, rows):
         y1 = min(h, y0 + rows)
-        strip = _eight_bit_strip(img.crop((0, y0, w, y1)), target=target, wide_range=wide_range)
+        # One strip is the whole image: no crop, which copies it (a third of the load).
+        part = img if (y0, y1) == (0, h) else img.crop((0, y0, w, y1))
+        strip = _eight_bit_strip(part, target=target, wide_range=wide_range)
         if factor > 1:
             strip = strip.reduce(factor)
-        view[y0 // factor : y0 // factor + strip.size[1]] = np.asarray(strip, dtype=np.uint8)
+        block = np.asarray(strip, dtype=np.uint8)
+        dest = view[y0 // factor : y0 // factor + strip.size[1]]
+        if target != "RGB":
+            dest[...] = block
+        elif not (dest.flags.c_contiguous and _rgb_to_bgr(block, dest)):
+            dest[...] = block[:, :, ::-1]  # Pillow's RGB in OpenCV's BGR order
     return out
+
+
+def _rgb_to_bgr(rgb: UInt8Array, dest: UInt8Array) -> bool:
+    """Write ``rgb`` (H, W, 3) into the C-contiguous ``dest`` in BGR order (OpenCV's
+    conversion, several times faster than numpy's strided copy); False if OpenCV
+    wrote elsewhere, leaving ``dest`` to the caller."""
+    import cv2
+
+    written = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR, dst=dest)
+    return bool(np.shares_memory(written, dest))
 
 
 def _check_size(size: tuple[int, int], name: str, min_side: int) -> None:

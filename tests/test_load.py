@@ -166,6 +166,11 @@ def test_strips_equal_a_whole_reduce_in_every_orientation(
     loaded = load_image(path, max_side=300)  # 1000 // 300: a reduction by 3
     assert loaded.reduction == 3 and loaded.orientation == orientation
     assert np.array_equal(loaded.image, _reference(path, 3))
+    # Unreduced in one strip (a phone photo's usual load: no crop, OpenCV's channel
+    # swap where the turn leaves the rows contiguous) and in strips, the same pixels.
+    for strip_pixels in (30_000, 4_000_000):
+        monkeypatch.setattr(load_module, "_STRIP_PIXELS", strip_pixels)
+        assert np.array_equal(load_image(path, max_side=None).image, _reference(path, 1))
     # A mark centred on stored pixel (904, 53.5) maps back there (within a box).
     mark = np.full_like(stored, 255)
     mark[51:57, 900:909] = 0

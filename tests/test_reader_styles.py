@@ -31,6 +31,28 @@ def test_a_dark_mode_grid_reads_like_a_light_one(photo) -> None:
     assert scan.givens == GIVENS
 
 
+def test_a_page_on_a_dark_table_is_searched_as_print_first(photo, monkeypatch) -> None:
+    import scanner.api as api
+
+    image, _ = photo
+    # The page fills the middle but not half the photo: the photo's median is the table.
+    table = cv2.copyMakeBorder(image, 500, 500, 600, 600, cv2.BORDER_CONSTANT, value=(40, 40, 40))
+    assert np.median(table) < 128
+    searched: list[float] = []
+    locate = api.locate_grid
+
+    def spy(gray: np.ndarray, **kwargs):
+        searched.append(float(np.median(gray)))
+        return locate(gray, **kwargs)
+
+    monkeypatch.setattr(api, "locate_grid", spy)
+    scan = read_photo(table)
+    assert scan.status == ReadStatus.OK
+    assert scan.givens == GIVENS
+    assert len(searched) == 1  # found in the first polarity tried: no search wasted
+    assert searched[0] < 128  # the photo as taken (dark table), not inverted
+
+
 @pytest.mark.parametrize("ink", [(200, 60, 20), (30, 30, 210)], ids=["blue", "red"])
 def test_entries_in_another_ink_are_not_givens(photo, ink) -> None:
     image, lattice = photo
