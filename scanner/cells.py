@@ -9,7 +9,7 @@ import numpy.typing as npt
 from scanner.geometry import GridGeometry
 from scanner.load import to_gray
 
-__all__ = ["extract_cells"]
+__all__ = ["extract_cells", "extract_colour_cells"]
 
 UInt8Array = npt.NDArray[np.uint8]
 
@@ -33,14 +33,32 @@ def extract_cells(gray: npt.ArrayLike, geometry: GridGeometry, *, size: int = 64
         paper. Each spans its cell from line centre to line centre, so its borders show
         half of the grid lines around it. Parts outside the photo repeat its edge pixels.
     """
-    img = to_gray(np.asarray(gray))
+    return _warp_cells(to_gray(np.asarray(gray)), geometry, size)
+
+
+def extract_colour_cells(
+    image: npt.ArrayLike, geometry: GridGeometry, *, size: int = 64
+) -> UInt8Array:
+    """:func:`extract_cells` of each channel of a BGR (H, W, 3) image: (81, size, size, 3).
+
+    One warp per cell for the three channels, each channel's pixels exactly those of
+    ``extract_cells`` of that channel alone.
+    """
+    img = np.asarray(image)
+    if img.ndim != 3 or img.shape[2] != 3 or img.dtype != np.uint8:
+        raise ValueError(f"expected a (H, W, 3) uint8 image, got {img.dtype} {img.shape}")
+    return _warp_cells(img, geometry, size)
+
+
+def _warp_cells(img: UInt8Array, geometry: GridGeometry, size: int) -> UInt8Array:
+    """The cells (81, size, size[, C]) of a gray or many-channel image."""
     if size < 4:
         raise ValueError(f"size must be at least 4, got {size}")
     lattice = np.asarray(geometry.lattice, dtype=np.float64)
     # Work on a crop around the grid, shrunk when its cells are much larger than the
     # output: a perspective warp samples without low-pass filtering, so downsampling a
     # 12 MP photo by 5x straight through it would alias digit strokes.
-    h, w = img.shape
+    h, w = img.shape[:2]
     x0 = max(int(np.floor(lattice[..., 0].min())) - 2, 0)
     y0 = max(int(np.floor(lattice[..., 1].min())) - 2, 0)
     x1 = min(int(np.ceil(lattice[..., 0].max())) + 3, w)
@@ -65,7 +83,7 @@ def extract_cells(gray: npt.ArrayLike, geometry: GridGeometry, *, size: int = 64
     pts = (pts + pad).astype(np.float32)
     # Output pixel centres 0..size-1 span the cell, so corner pixels sit on line centres.
     dst = np.array([[0, 0], [size - 1, 0], [size - 1, size - 1], [0, size - 1]], np.float32)
-    out = np.empty((81, size, size), dtype=np.uint8)
+    out = np.empty((81, size, size, *img.shape[2:]), dtype=np.uint8)
     for r in range(9):
         for c in range(9):
             quad = np.array([pts[r, c], pts[r, c + 1], pts[r + 1, c + 1], pts[r + 1, c]])

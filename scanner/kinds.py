@@ -30,10 +30,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .cells import extract_cells
+from .cells import extract_colour_cells
 from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes
 from .geometry import GridGeometry
-from .robust import robust_sd
+from .robust import robust_sd, row_percentiles
 
 __all__ = [
     "COLOUR_SPLIT",
@@ -117,9 +117,9 @@ UInt8Array = npt.NDArray[np.uint8]
 def _ink_masks(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     """Ink pixels (N, S, S) of gray cells (dark on light), the cell borders left out."""
     n, s, _ = cells.shape
-    inner = cells[:, s // 10 : -s // 10, s // 10 : -s // 10].reshape(n, -1).astype(np.float64)
-    paper = np.percentile(inner, 90, axis=1)
-    darkest = np.percentile(inner, 1, axis=1)
+    paper, darkest = row_percentiles(
+        cells[:, s // 10 : -s // 10, s // 10 : -s // 10].reshape(n, -1), (90, 1)
+    )
     cut = (paper - 0.5 * (paper - darkest))[:, None, None]
     mask = cells.astype(np.float64) < cut
     border = s // 10
@@ -401,7 +401,7 @@ def cell_kinds(
     if arr.ndim != 3 or arr.shape[2] != 3 or not _colourful(arr, geometry):
         return Kinds(kinds)
     # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
-    colour_cells = np.stack([extract_cells(arr[:, :, ch], geometry) for ch in range(3)], axis=-1)
+    colour_cells = extract_colour_cells(arr, geometry)
     digit_cells = colour_cells[idx]
     masks = _ink_masks(gray_cells[idx])
     colours = _ink_colours(digit_cells, masks)

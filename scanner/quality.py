@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .geometry import GridGeometry
+from .robust import row_percentiles
 
 __all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose", "washed_out"]
 
@@ -65,13 +66,13 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
         The grid's cells, dark ink on light paper.
     """
     n = len(cells)
-    flat = cells.reshape(n, -1)
-    typical = float(np.median(np.percentile(flat, 90, axis=1)))
+    bright, middle = row_percentiles(cells.reshape(n, -1), (90, 50))
+    typical = float(np.median(bright))
     band = np.ones(cells.shape[1:], dtype=bool)
     edge = max(1, cells.shape[-1] // 8)
     band[edge:-edge, edge:-edge] = False
-    border = cells[:, band].astype(np.float64)
-    lines = np.percentile(border, 95, axis=1) - np.percentile(border, 3, axis=1)
+    top, bottom = row_percentiles(cells[:, band], (95, 3))
+    lines = top - bottom
     # The typical of the faintest lines: a cell's place in its box decides which of its
     # borders can be bold (a box's middle cell touches neither box lines nor the frame),
     # so each of the nine places has its typical, and the faintest place's is the yard-
@@ -79,7 +80,7 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     place = np.arange(n) // 9 % 3 * 3 + np.arange(n) % 3 if n == 81 else np.zeros(n, int)
     faintest = min(float(np.median(lines[place == k])) for k in set(place.tolist()))
     faded = lines < _LOST_LINES * faintest
-    return np.asarray((np.median(flat, axis=1) > typical) & faded)
+    return np.asarray((middle > typical) & faded)
 
 
 def diagnose(

@@ -10,7 +10,7 @@ from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
 from scanner.quality import diagnose
-from scanner.robust import robust_sd
+from scanner.robust import robust_sd, row_percentiles
 from tests.synth import render_puzzle_photo
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -58,3 +58,20 @@ def test_robust_sd_is_a_normals_spread_and_ignores_outliers() -> None:
     assert np.std(spoilt) > 100
     # Distances (all positive) are spread alike: the median distance, scaled.
     assert robust_sd(np.abs(sample - 10.0)) == pytest.approx(2.0, rel=0.05)
+
+
+@pytest.mark.parametrize("width", [1, 2, 7, 480, 4096])
+def test_row_percentiles_are_numpys_to_the_bit(width: int) -> None:
+    rng = np.random.default_rng(width)
+    rows = [
+        rng.integers(0, 256, (50, width)),  # anything
+        rng.integers(120, 125, (50, width)),  # a few levels: many ties
+        np.clip(rng.normal(210, 25, (50, width)), 0, 255),  # paper and some ink
+    ]
+    q = [0, 1, 3, 50, 90, 95, 99.5, 100, 100 * float(rng.random())]
+    for levels in (r.astype(np.uint8) for r in rows):
+        got = row_percentiles(levels, q)
+        assert np.array_equal(got, np.percentile(levels, q, axis=1))
+        assert np.array_equal(got[3], np.median(levels, axis=1))
+    with pytest.raises(TypeError, match="8-bit"):
+        row_percentiles(np.zeros((2, 3)), [50])

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageOps
 
 from scanner.api import read_photo
-from scanner.cells import extract_cells
+from scanner.cells import extract_cells, extract_colour_cells
 from scanner.errors import NoGridError
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
@@ -186,6 +186,21 @@ def test_extract_cells_downscales_big_photos_without_aliasing() -> None:
     )
     assert big.shape == (81, 32, 32)
     assert np.abs(big.astype(float) - small.astype(float)).mean() < 8
+
+
+@pytest.mark.parametrize("size", [(1000, 800), (2400, 1800)], ids=["as-is", "shrunk"])
+def test_colour_cells_are_each_channels_cells(size: tuple[int, int]) -> None:
+    img, _, truth = render_puzzle_photo(GIVENS, seed=5, size=size, rotation_deg=10, bend=0.2)
+    tinted = img.copy()
+    tinted[:, :, 0] //= 2  # channels that differ
+    tinted[:, : size[0] // 2, 2] = 255 - tinted[:, : size[0] // 2, 2]
+    geom = GridGeometry(truth, size)
+    colour = extract_colour_cells(tinted, geom)
+    assert colour.shape == (81, 64, 64, 3)
+    for ch in range(3):
+        assert np.array_equal(colour[..., ch], extract_cells(tinted[:, :, ch], geom))
+    with pytest.raises(ValueError, match="uint8"):
+        extract_colour_cells(tinted[:, :, 0], geom)
 
 
 # --------------------------------------------------------------------------------------
