@@ -57,7 +57,7 @@ from .reading import (
     refused,
     revise,
 )
-from .robust import robust_sd
+from .robust import robust_sd, row_percentiles
 
 T = TypeVar("T")
 FloatMaps = npt.NDArray[np.float32]
@@ -409,11 +409,16 @@ def _in_either_polarity(
     """Locate on the gray image as dark ink on light paper, or else inverted.
 
     A dark-mode screenshot (light digits and lines on black) is read inverted. The
-    polarity the middle of the image looks like (the median of its central half in
-    each direction darker than mid-grey: a dark screen) is tried first; if no grid is
-    found that way, the other one is. The middle, not the whole: a page photographed
-    on a dark table fills the middle but often not half the photo, and a search in the
-    wrong polarity finds nothing at the cost of a whole search (about 200 ms).
+    polarity the middle of the image looks like is tried first; if no grid is found
+    that way, the other one is. The middle (its central half in each direction), not
+    the whole: a page photographed on a dark table fills the middle but often not half
+    the photo. It looks dark when its median is darker than mid-grey *and* nearer its
+    darkest pixels than its brightest (the 2nd and 98th percentiles): a dark screen is
+    mostly dark background, while newsprint in dim light is dark overall but mostly
+    paper, its ink the rarer extreme. A search in the wrong polarity finds nothing at
+    the cost of a whole search (about 200 ms): on Wicht's 160 photos and 130 rendered
+    pages of 13 styles the rule picks it first for 4 (the median alone: 11, 10 of them
+    dim newsprint).
 
     Returns
     -------
@@ -423,7 +428,9 @@ def _in_either_polarity(
         What ``locate`` returned.
     """
     h, w = gray.shape[:2]
-    dark = float(np.median(gray[h // 4 : h - h // 4 : 4, w // 4 : w - w // 4 : 4])) < 128
+    middle = gray[h // 4 : h - h // 4 : 4, w // 4 : w - w // 4 : 4].reshape(1, -1)
+    darkest, typical, brightest = row_percentiles(middle, (2, 50, 98))[:, 0]
+    dark = typical < 128 and typical - darkest < brightest - typical
     first = 255 - gray if dark else gray
     try:
         return first, locate(first)
