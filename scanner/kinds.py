@@ -33,7 +33,7 @@ import numpy.typing as npt
 from .cells import extract_colour_cells
 from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes
 from .geometry import GridGeometry
-from .robust import robust_sd, row_percentiles
+from .robust import group_medians, group_percentile, robust_sd, row_percentiles
 
 __all__ = [
     "COLOUR_SPLIT",
@@ -163,28 +163,48 @@ def _ink_colours(
     inner = np.zeros((s, s), dtype=bool)
     inner[s // 10 : -s // 10, s // 10 : -s // 10] = True
     out = np.full((n, 2), np.nan)
-    for i in range(n):
-        ink = masks[i]
-        if ink.sum() < 4:
-            continue
-        pixels = colour_cells[i].astype(np.float64)
-        around = inner & ~ink
-        paper = np.median(pixels[around if around.sum() >= 10 else ~ink], axis=0)
-        offsets = pixels[ink] - paper
-        mean = offsets.mean(axis=0)
-        length = float(np.linalg.norm(mean))
+    inked = masks.reshape(n, -1).sum(axis=1)
+    cells = np.flatnonzero(inked >= 4)
+    if not len(cells):
+        return out
+    # Every cell at once (the same numbers as cell by cell; see scanner.robust): the
+    # paper is each channel's median of the pixels around the ink (of all but the ink
+    # where too few are left around it) ...
+    ink, pixels, counts = masks[cells], colour_cells[cells], inked[cells]
+    around = inner & ~ink
+    enough = around.reshape(len(cells), -1).sum(axis=1) >= 10
+    paper_pixels = np.where(enough[:, None, None], around, ~ink)
+    sizes = paper_pixels.reshape(len(cells), -1).sum(axis=1)
+    paper = np.stack(
+        [group_medians(pixels[..., ch][paper_pixels], sizes) for ch in range(3)], axis=1
+    )
+    # ... and the ink pixels' offsets from it, cell after cell, whose sums (of halves
+    # and wholes) come out exact in any order.
+    owner = np.repeat(np.arange(len(cells)), counts)
+    offsets = pixels[ink].astype(np.float64) - paper[owner]
+    means = (
+        np.stack(
+            [np.bincount(owner, offsets[:, ch], minlength=len(cells)) for ch in range(3)], axis=1
+        )
+        / counts[:, None]
+    )
+    reaches = (
+        None if full_strength else group_percentile(np.linalg.norm(offsets, axis=1), counts, 90)
+    )
+    for j, cell in enumerate(cells):
+        length = float(np.linalg.norm(means[j]))
         if length < 1e-6:
             continue
-        unit = mean / length
-        if full_strength:
+        unit = means[j] / length
+        if reaches is None:
             # Steps along the line to each channel's end (0 or 255); the nearest ends it.
             moving = unit != 0
-            ends = np.where(unit > 0, 255 - paper, -paper)[moving] / unit[moving]
+            ends = np.where(unit > 0, 255 - paper[j], -paper[j])[moving] / unit[moving]
             reach = float(ends.min())
         else:
-            reach = float(np.percentile(np.linalg.norm(offsets, axis=1), 90))
-        drawn = np.clip(paper + unit * reach, 0, 255).astype(np.float32) / 255
-        out[i] = cv2.cvtColor(drawn.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0, 1:]
+            reach = float(reaches[j])
+        drawn = np.clip(paper[j] + unit * reach, 0, 255).astype(np.float32) / 255
+        out[cell] = cv2.cvtColor(drawn.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0, 1:]
     return out
 
 

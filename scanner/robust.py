@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+FloatArray = npt.NDArray[np.float64]
+
 # 1 / 0.6745: the median absolute deviation of a normal sample to its standard deviation.
 MAD_TO_SD = 1.4826
 
@@ -48,5 +50,51 @@ def row_percentiles(levels: npt.NDArray[np.uint8], q: Sequence[float]) -> npt.ND
         a = (below <= lower).sum(axis=1).astype(np.float64)
         b = (below <= upper).sum(axis=1).astype(np.float64)
         t = index - np.floor(index) if index < m - 1 else 0.0
-        out[k] = b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
+        out[k] = _numpy_lerp(a, b, np.float64(t))
     return out
+
+
+def group_medians(levels: npt.NDArray[np.uint8], sizes: npt.NDArray[np.intp]) -> FloatArray:
+    """``np.median`` (N,) of each of N groups of 8-bit levels, exactly (NaN for none).
+
+    ``levels`` (K,) holds group 0's ``sizes[0]`` levels, then group 1's, and so on. One
+    histogram per group, as in :func:`row_percentiles`; numpy's median of an even count
+    is the mean of its two middle values, which is exact for integer levels.
+    """
+    if levels.dtype != np.uint8:
+        raise TypeError(f"group_medians takes 8-bit levels, not {levels.dtype}")
+    n = len(sizes)
+    owner = np.repeat(np.arange(n, dtype=np.intp), sizes)
+    counts = np.bincount(owner * 256 + levels, minlength=256 * n).reshape(n, 256)
+    below = np.cumsum(counts, axis=1)
+    lower = (below <= ((sizes - 1) // 2)[:, None]).sum(axis=1).astype(np.float64)
+    upper = (below <= (sizes // 2)[:, None]).sum(axis=1).astype(np.float64)
+    medians = np.where(sizes % 2 == 1, upper, (lower + upper) / 2)
+    return np.asarray(np.where(sizes > 0, medians, np.nan), dtype=np.float64)
+
+
+def group_percentile(values: FloatArray, sizes: npt.NDArray[np.intp], q: float) -> FloatArray:
+    """``np.percentile`` (N,) of each of N groups of values at ``q``, exactly.
+
+    ``values`` (K,) holds group 0's ``sizes[0]`` values, then group 1's, and so on; every
+    group has at least one. One sort of all of them instead of a call per group.
+    """
+    if len(sizes) == 0:
+        return np.zeros(0)
+    if int(np.min(sizes)) < 1:
+        raise ValueError("a percentile of an empty group")
+    owner = np.repeat(np.arange(len(sizes), dtype=np.intp), sizes)
+    ranked = np.asarray(values, dtype=np.float64)[np.lexsort((values, owner))]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    index = (sizes - 1) * (np.float64(q) / 100)  # numpy's virtual index
+    lower = np.floor(index)
+    last = index >= sizes - 1
+    a = ranked[starts + np.where(last, sizes - 1, lower).astype(np.intp)]
+    b = ranked[starts + np.where(last, sizes - 1, lower + 1).astype(np.intp)]
+    return _numpy_lerp(a, b, index - lower)
+
+
+def _numpy_lerp(a: FloatArray, b: FloatArray, t: FloatArray | np.float64) -> FloatArray:
+    """Between neighbouring ranks ``a`` and ``b`` at ``t``, as numpy's percentile does it:
+    from ``a`` below one half, back from ``b`` from one half up (so the same bits)."""
+    return np.asarray(np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t), dtype=np.float64)

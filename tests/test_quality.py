@@ -10,7 +10,7 @@ from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
 from scanner.quality import diagnose
-from scanner.robust import robust_sd, row_percentiles
+from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
 from tests.synth import render_puzzle_photo
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -75,3 +75,30 @@ def test_row_percentiles_are_numpys_to_the_bit(width: int) -> None:
         assert np.array_equal(got[3], np.median(levels, axis=1))
     with pytest.raises(TypeError, match="8-bit"):
         row_percentiles(np.zeros((2, 3)), [50])
+
+
+def test_group_medians_and_percentiles_are_numpys_to_the_bit() -> None:
+    rng = np.random.default_rng(7)
+    sizes = np.array([1, 2, 3, 10, 11, 400, 4096, 0, 5], dtype=np.intp)
+    levels = rng.integers(0, 256, int(sizes.sum())).astype(np.uint8)
+    levels[13:24] = 200  # one group all alike
+    values = rng.normal(0, 40, int(sizes.sum())) * 0.5
+    medians = group_medians(levels, sizes)
+    start = 0
+    for g, size in enumerate(sizes):
+        part = slice(start, start + size)
+        if size:
+            assert medians[g] == np.median(levels[part])
+        else:
+            assert np.isnan(medians[g])  # no levels, no median
+        start += size
+    kept = sizes > 0
+    kept_values = np.concatenate(
+        [values[s - n : s] for s, n in zip(np.cumsum(sizes), sizes, strict=True) if n]
+    )
+    for q in (0, 50, 90, 99.5, 100):
+        got = group_percentile(kept_values, sizes[kept], q)
+        groups = np.split(kept_values, np.cumsum(sizes[kept])[:-1])
+        assert np.array_equal(got, [np.percentile(v, q) for v in groups])
+    with pytest.raises(ValueError, match="empty group"):
+        group_percentile(values, sizes, 90)
