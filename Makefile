@@ -122,9 +122,14 @@ STRESS_FONT_PACKAGES := fonts-cantarell fonts-comfortaa fonts-firacode \
 	fonts-oxygen fonts-quicksand fonts-sil-charis fonts-sjfonts fonts-kiloji fonts-seto \
 	fonts-yusei-magic
 
-.PHONY: bench-stress bench-mixed stress-fonts
+.PHONY: bench-stress bench-mixed bench-speed stress-fonts
 bench-stress: stress-fonts
 	$(BIN)/python benchmarks/bench_stress.py
+
+# Reading speed per photo file, decode included (benchmarks/bench_read_speed.py; pass
+# SPEED_ARGS="--against ../old" to time another checkout in the same rounds).
+bench-speed: stress-fonts
+	$(BIN)/python benchmarks/bench_read_speed.py $(SPEED_ARGS)
 
 # Handwriting: printed givens and the person's entries (benchmarks/bench_mixed.py).
 bench-mixed: stress-fonts
