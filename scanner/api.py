@@ -299,12 +299,18 @@ def _classify(
     if isinstance(engine, CnnEngine):
         alone, full = engine.classify_turned_both(ink, gains, turn, hands=hands)
         read, hand, sideways = fold_rotated(alone), hand_share(alone), alone[:, ROTATED]
-        with_hands = fold_rotated(full)
+        with_hands = fold_rotated(full) if hands else None
     else:
-        read = with_hands = engine.classify(turn_cells(cells, turn))
+        read = engine.classify(turn_cells(cells, turn))
+        with_hands = read if hands else None
         hand = sideways = np.zeros(81, dtype=np.float32)
     as_float = np.asarray(read, dtype=np.float64)
-    return as_float, hand, sideways, np.asarray(with_hands, np.float64) if hands else None
+    return (
+        as_float,
+        hand,
+        sideways,
+        None if with_hands is None else np.asarray(with_hands, np.float64),
+    )
 
 
 def read_photo(

@@ -227,16 +227,6 @@ class CnnEngine:
         has_hand = any(k.startswith(f"{HAND_READER}0.") for k in params)
         self.hand = CnnNet(params, prefix=HAND_READER, n_classes=HAND_CLASSES) if has_hand else None
 
-    def probabilities(self, x: FloatArray, *, hands: bool = True) -> FloatArray:
-        """Probabilities (N, 20) for CNN inputs x (N, 1, 32, 32), handwriting read twice.
-
-        With ``hands`` False the reader's alone: the scanner reads a page that holds no
-        handwriting so, where a cell that looks written is a print the camera bent.
-        Otherwise see :meth:`_with_hands`.
-        """
-        out = self.net.probabilities(x)
-        return self._with_hands(out, x) if hands else out
-
     def _with_hands(self, out: FloatArray, x: FloatArray) -> FloatArray:
         """The reader's probabilities ``out`` (N, 20) for inputs x, with the hand reader's.
 
@@ -264,12 +254,10 @@ class CnnEngine:
         """Probabilities (N, 20) over the classes above, for cells (N, 64, 64)."""
         return self.classify_maps_full(*ink_maps_and_gains(cells))
 
-    def classify_maps_full(
-        self, ink: FloatArray, gains: FloatArray, *, hands: bool = True
-    ) -> FloatArray:
+    def classify_maps_full(self, ink: FloatArray, gains: FloatArray) -> FloatArray:
         """Probabilities (N, 20) for ink maps and gains from ``ink_maps_and_gains``, with
-        the hand reader's unless ``hands`` is False (see :meth:`classify_maps_both`)."""
-        return self.classify_maps_both(ink, gains, hands=hands)[1]
+        the hand reader's (see :meth:`classify_maps_both`)."""
+        return self.classify_maps_both(ink, gains)[1]
 
     def classify_maps_both(
         self, ink: FloatArray, gains: FloatArray, *, hands: bool = True
@@ -310,9 +298,7 @@ class CnnEngine:
         """Probabilities (N, 10), as :meth:`classify`, from ink maps already made."""
         return fold_rotated(self.classify_maps_full(ink, gains))
 
-    def classify_turned_full(
-        self, ink: FloatArray, gains: FloatArray, k: int, *, hands: bool = True
-    ) -> FloatArray:
+    def classify_turned_full(self, ink: FloatArray, gains: FloatArray, k: int) -> FloatArray:
         """Probabilities (81, 20) of a grid turned ``k`` quarter turns, from its ink maps.
 
         ``ink`` and ``gains`` are ``ink_maps_and_gains`` of the grid's cells as cut; they
@@ -320,7 +306,7 @@ class CnnEngine:
         rows and columns alike), so ``classify_turned_full(ink, gains, k)`` equals
         ``classify_full(turn_cells(cells, k))`` up to rounding.
         """
-        return self.classify_turned_both(ink, gains, k, hands=hands)[1]
+        return self.classify_turned_both(ink, gains, k)[1]
 
     def classify_turned_both(
         self, ink: FloatArray, gains: FloatArray, k: int, *, hands: bool = True
