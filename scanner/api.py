@@ -631,9 +631,13 @@ def _scan_grid(
         twins=copies,
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
     )
-    if glare.any() and reading.status != ReadStatus.UNREADABLE:
+    # Glare wipes ink out; it draws none. A digit the network saw in it (its likeliest)
+    # that the puzzle's rules keep is read; a glare cell read empty is lost.
+    seen = probs[:, 1:].argmax(axis=1) + 1
+    lost = [int(c) for c in np.flatnonzero(glare) if reading.givens[c] != seen[c]]
+    glare_refused = bool(lost) and reading.status != ReadStatus.UNREADABLE
+    if glare_refused:
         reading.status = ReadStatus.UNREADABLE
-        lost = [int(c) for c in np.flatnonzero(glare)]
         reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
         reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
     if reading.solution is not None and handwritten_page:
@@ -662,7 +666,9 @@ def _scan_grid(
     hint = ""
     if reading.status != ReadStatus.OK:
         # The hint speaks of the cells as cut; doubtful cells are in the turned grid.
-        unturned = [int(perm[c]) for c in reading.doubtful_cells]
+        # Refused for glare alone: the hint is about the glare, whatever else is doubted.
+        why = lost if glare_refused and not undecided else reading.doubtful_cells
+        unturned = [int(perm[c]) for c in why]
         hint = diagnose(geometry, cells, unturned, washed=washed)
     result = ScanResult(
         path=label,

@@ -230,6 +230,45 @@ def test_a_burnt_out_reflection_is_refused_or_read_right(seed: int) -> None:
         assert result.doubtful_cells
 
 
+def _in_glare(page_seed: int, *, on_given: bool) -> tuple[np.ndarray, list[int], int]:
+    """A clean page with a reflection (peak 0.85, 1.5 cells wide) over one middle cell
+    holding a given (or none): its lines keep 15% of their contrast, so the cell counts
+    as washed out. Returns the photo, the page's givens and the cell."""
+    page = render_stress_page(generate(5000 + page_seed), style=STRESS_STYLES["classic"],
+                              seed=page_seed)  # fmt: skip
+    cell = next(i for i in range(30, 51) if bool(page.givens[i]) == on_given)
+    r, c = divmod(cell, 9)
+    centre = page.lattice[r : r + 2, c : c + 2].reshape(-1, 2).mean(axis=0)
+    side = float(np.linalg.norm(page.lattice[0, 9] - page.lattice[0, 0])) / 9
+    h, w = page.image.shape[:2]
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    d2 = ((gx - centre[0]) ** 2 + (gy - centre[1]) ** 2) / (1.5 * side) ** 2
+    blob = np.minimum(1.0, 0.85 * np.exp(-0.5 * d2))[:, :, None]
+    photo = page.image.astype(np.float32)
+    photo = np.clip(photo + (255.0 - photo) * blob + 0.5, 0, 255).astype(np.uint8)
+    return photo, page.givens, cell
+
+
+def test_a_digit_seen_in_glare_that_the_rules_keep_is_read() -> None:
+    # Glare wipes ink out but draws none: the given the network still made out there,
+    # which the puzzle needs, is read; the page is not refused for the glare.
+    photo, givens, cell = _in_glare(3, on_given=True)
+    result = read_photo(photo)
+    assert result.status == ReadStatus.OK, result.problem
+    assert result.givens == givens
+    assert cell in result.doubtful_cells
+
+
+def test_a_cell_read_empty_in_glare_is_lost() -> None:
+    # "Empty" is no reading where glare may have wiped a print out: refused, naming it.
+    photo, _, cell = _in_glare(3, on_given=False)
+    result = read_photo(photo)
+    assert result.status == ReadStatus.UNREADABLE
+    assert "glare hides 1 cell" in result.problem
+    assert result.doubtful_cells[0] == cell
+    assert "glare" in result.hint
+
+
 # ------------------------------------------------------------- copies of one glyph
 
 
