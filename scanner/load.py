@@ -320,6 +320,32 @@ def _decode_to_array(
     return out
 
 
+def _whole_colour_jpeg(path: Path, size: tuple[int, int], orientation: int) -> UInt8Array | None:
+    """A colour JPEG read whole (no reduction) by OpenCV, BGR (H, W, 3), turned by the
+    EXIF ``orientation``; None where Pillow must read it.
+
+    The same libjpeg decode as Pillow's, to the pixel, written straight in OpenCV's channel
+    order: without Pillow's copy of its pixels into an array and the swap of channels, a
+    1.9 MP photo loads in half the time. A file that does not end in the end-of-image
+    marker (truncated, or trailing data such as an MPO's second frame) or that OpenCV
+    cannot decode to ``size`` goes Pillow's way, whose errors name what is wrong.
+    """
+    import cv2
+
+    data = np.fromfile(path, np.uint8)
+    if len(data) < 4 or data[-2] != 0xFF or data[-1] != 0xD9:
+        return None
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if decoded is None or decoded.shape != (size[1], size[0], 3):
+        return None
+    if orientation not in _DECODED_VIEW:
+        return np.asarray(decoded, np.uint8)
+    turned = orientation in (5, 6, 7, 8)
+    out: UInt8Array = np.empty((size[0], size[1], 3) if turned else decoded.shape, np.uint8)
+    _DECODED_VIEW[orientation](out)[...] = decoded
+    return out
+
+
 def _rgb_to_bgr(rgb: UInt8Array, dest: UInt8Array) -> bool:
     """Write ``rgb`` (H, W, 3) into the C-contiguous ``dest`` in BGR order (OpenCV's
     conversion, several times faster than numpy's strided copy); False if OpenCV
@@ -524,18 +550,23 @@ def _load_file(
         swap = turned_on_decode and orientation >= 5
         stored_size = (size[1], size[0]) if swap else size
         _check_size(stored_size, name, min_side)
-        if img.format in ("JPEG", "MPO"):  # MPO: a phone's JPEG with extra frames
+        jpeg = img.format in ("JPEG", "MPO")  # MPO: a phone's JPEG with extra frames
+        if jpeg:
             _jpeg_draft(img, max_side=max_side, max_pixels=max_pixels, gray=gray)
-        img.load()  # force the full decode now: truncation raises here
         # DCT scaling rounds the size up, so the factor is exactly a power of two.
         draft = max(1, round(size[0] / img.size[0]))
         factor = _fit_factor(img.size, max_pixels)
         if max_side is not None:
             factor = max(factor, int(max(img.size) // max_side))
         transpose = _EXIF_TRANSPOSE.get(orientation)
-        array = _decode_to_array(
-            img, gray=gray, factor=factor, orientation=None if turned_on_decode else orientation
-        )
+        array = None
+        if jpeg and img.mode == "RGB" and not gray and draft == factor == 1 and frame == 0:
+            array = _whole_colour_jpeg(path, img.size, orientation)
+        if array is None:
+            img.load()  # force the full decode now: truncation raises here
+            array = _decode_to_array(
+                img, gray=gray, factor=factor, orientation=None if turned_on_decode else orientation
+            )
     out_w, out_h = -(-img.size[0] // factor), -(-img.size[1] // factor)
     decoded_size = (out_h, out_w) if swap else (out_w, out_h)
     return LoadedImage(
