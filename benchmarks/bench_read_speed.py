@@ -8,6 +8,8 @@ Sets (issue 13's targets: a 1-2 MP photo read in 60 ms, median; 12 MP in 400 ms)
 
 * rendered 1.9 MP: ``--pages`` pages of the stress benchmark's ``classic`` style in
   held-out fonts (1600 x 1200, JPEG quality 90), rendered once into a temporary folder;
+* app screenshots 1-3 MP: half as many of its ``app-light`` and ``app-dark`` screens
+  (750 x 1334 to 1170 x 2532, PNG: a player's entries and pencil marks beside the givens);
 * Wicht 0.3-1.2 MP: the first 40 reference photos (``../shared/data``, when present);
 * Wicht 12 MP: the 5 full-resolution photos.
 
@@ -38,21 +40,28 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "photos"
 
 
-def render_pages(folder: Path, pages: int) -> list[str]:
-    """The rendered set's JPEG files (the stress benchmark's pages), made into ``folder``."""
+def render_pages(folder: Path, pages: int, styles: tuple[str, ...] = ("classic",)) -> list[str]:
+    """Files of the stress benchmark's pages of ``styles`` in turn, made into ``folder``:
+    a photo as a JPEG (quality 90), an app's screenshot as a PNG, as phones save them."""
     import cv2
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from bench_stress import render
 
-    from tests.synth import FontSet, font_families
+    from tests.synth import STRESS_STYLES, FontSet, font_families
 
     fonts = font_families(FontSet.HELD_OUT)[0]
     paths = []
     for seed in range(pages):
-        path = folder / f"classic-{seed}.jpg"
+        style = styles[seed % len(styles)]
         # read_photo takes arrays as BGR, as the stress benchmark hands them over.
-        cv2.imwrite(str(path), render("classic", seed, fonts).image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        image = render(style, seed, fonts).image
+        if STRESS_STYLES[style].photographed:
+            path = folder / f"{style}-{seed}.jpg"
+            cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        else:
+            path = folder / f"{style}-{seed}.png"
+            cv2.imwrite(str(path), image)
         paths.append(str(path))
     return paths
 
@@ -90,7 +99,12 @@ def main() -> None:
         sys.exit(f"error: {args.against} is no checkout of sudoku-scan (no scanner/api.py)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        sets = {"rendered 1.9 MP": render_pages(folder, args.pages)}
+        sets = {
+            "rendered 1.9 MP": render_pages(folder, args.pages),
+            "app screenshots 1-3 MP": render_pages(
+                folder, max(2, args.pages // 2), ("app-light", "app-dark")
+            ),
+        }
         wicht = sorted(str(p) for p in (DATA / "wicht-train").glob("*.jpg"))[:40]
         full = sorted(str(p) for p in (DATA / "wicht-train-fullres").glob("*.jpg"))
         if wicht:

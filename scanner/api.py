@@ -54,6 +54,7 @@ from .reading import (
     Reading,
     ReadStatus,
     orientation_score,
+    reads_upright,
     refused,
     revise,
 )
@@ -156,8 +157,6 @@ WORK_SIDE = 1600
 # about three times the most that clean print measures (0.035); a light screen's moire
 # measures 0.1 to 0.18.
 SCREENED = 0.1
-# A reading this confident in its upright orientation skips trying the other three.
-UPRIGHT_ENOUGH = 0.9
 
 
 @dataclass
@@ -273,7 +272,7 @@ def _read_cells(
         score = orientation_score(probs)
         if best is None or score > best[0]:
             best = (score, k, probs, hand, sideways, with_hands)
-        if k == 0 and score >= UPRIGHT_ENOUGH:
+        if k == 0 and reads_upright(probs):
             break
     assert best is not None
     _, k, probs, hand, sideways, with_hands = best

@@ -30,6 +30,7 @@ from scanner.reading import (
     Correction,
     ReadStatus,
     orientation_score,
+    reads_upright,
     revise,
 )
 from solver.errors import BadArgsError, SudokuScanError
@@ -205,11 +206,32 @@ def test_reference_photos_read_right(cnn: DigitEngine) -> None:
 def test_orientation_prefers_upright(cnn: DigitEngine, hershey_grids) -> None:
     cells = hershey_grids[1][1]
     grid = cells.reshape(9, 9, 64, 64)
-    scores = []
+    scores, upright = [], []
     for k in range(4):
         turned = np.rot90(np.rot90(grid, k, axes=(0, 1)), k, axes=(2, 3)).reshape(81, 64, 64)
-        scores.append(orientation_score(cnn.classify(np.ascontiguousarray(turned))))
+        probs = cnn.classify(np.ascontiguousarray(turned))
+        scores.append(orientation_score(probs))
+        upright.append(reads_upright(probs))
     assert int(np.argmax(scores)) == 0, scores
+    assert upright == [True, False, False, False], scores
+
+
+def test_weak_marks_beside_sure_digits_still_read_upright() -> None:
+    # An app's page: 30 givens and entries read surely, 8 cells of pencil marks read as
+    # some digit at 0.3. The mean top probability (0.83) is no proof; the share is.
+    values = [PUZZLE[i] or (i % 9) + 1 for i in range(81)]
+    probs = one_hot_probs([v if i < 30 else 0 for i, v in enumerate(values)], p=0.98)
+    for cell in range(30, 38):
+        probs[cell] = 0.04
+        probs[cell, 0], probs[cell, values[cell]] = 0.38, 0.3
+    assert orientation_score(probs) < 0.9
+    assert reads_upright(probs)
+    # Under three quarters read surely: the other turns are tried.
+    for cell in range(20, 30):
+        probs[cell] = 0.04
+        probs[cell, 0], probs[cell, values[cell]] = 0.38, 0.3
+    assert not reads_upright(probs)
+    assert not reads_upright(one_hot_probs([0] * 81))
 
 
 # ---------------------------------------------------------------- revise()
