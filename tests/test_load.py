@@ -181,32 +181,33 @@ def test_strips_equal_a_whole_reduce_in_every_orientation(
     assert np.abs(back - [[904.0, 53.5]]).max() < 1.5
 
 
+@pytest.mark.parametrize("ext", ["jpg", "png"])
 @pytest.mark.parametrize("orientation", range(1, 9))
-def test_a_whole_colour_jpeg_is_pillows_decode_in_every_orientation(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, orientation: int
+def test_a_whole_colour_file_is_pillows_decode_in_every_orientation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, orientation: int, ext: str
 ) -> None:
-    # A phone photo read whole is decoded by OpenCV (no copy out of Pillow, no channel
-    # swap): the same pixels as Pillow's decode, turned upright.
+    # A phone photo or screenshot read whole is decoded by OpenCV (no copy out of
+    # Pillow, no channel swap): the same pixels as Pillow's decode, turned upright.
     rng = np.random.default_rng(orientation)
     stored = cv2.GaussianBlur(rng.integers(0, 256, size=(600, 800, 3), dtype=np.uint8), (0, 0), 2)
     exif = Image.Exif()
     exif[0x0112] = orientation
-    path = tmp_path / "o.jpg"
+    path = tmp_path / f"o.{ext}"
     Image.fromarray(stored).save(path, exif=exif.tobytes(), quality=85)
     decoded: list[bool] = []  # per call: whether OpenCV decoded it
-    whole = load_module._whole_colour_jpeg
+    whole = load_module._whole_colour_file
 
     def watched(*args: Any) -> np.ndarray | None:
         out = whole(*args)
         decoded.append(out is not None)
         return out
 
-    monkeypatch.setattr(load_module, "_whole_colour_jpeg", watched)
+    monkeypatch.setattr(load_module, "_whole_colour_file", watched)
     loaded = load_image(path, max_side=None)
     assert decoded == [True] and loaded.orientation == orientation and loaded.reduction == 1
     assert np.array_equal(loaded.image, _reference(path, 1))
-    # With data after the end-of-image marker (an MPO's next frame, say), Pillow
-    # decodes it: the same pixels again.
+    # With data after the end marker (an MPO's next frame, say), Pillow decodes it:
+    # the same pixels again.
     with path.open("ab") as f:
         f.write(b"\x00" * 16)
     assert np.array_equal(load_image(path, max_side=None).image, _reference(path, 1))
