@@ -32,7 +32,9 @@ import math
 import os
 import re
 import stat
+import struct
 import warnings
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -327,6 +329,47 @@ def _decode_to_array(
     return out
 
 
+def _exif(img: Image.Image, path: Path) -> tuple[Image.Exif, bool]:
+    """The image's EXIF tags, and whether Pillow decoded its pixels to find them.
+
+    Pillow's PNG plugin decodes the whole image before it looks for EXIF, since an
+    ``eXIf`` chunk (or a text chunk of raw EXIF or XMP) may follow the pixels. Where no
+    such chunk does and every chunk is whole, each one that counts was read on
+    opening, and the tags come from them alone: a screenshot is decoded once, not
+    twice. Otherwise Pillow looks, and a damaged file fails there with its message.
+    """
+    if img.format == "PNG" and _png_plain(path):
+        return Image.Image.getexif(img), False
+    return img.getexif(), img.format == "PNG"
+
+
+# PNG chunks that may hold EXIF or XMP tags (Pillow reads each into ``Image.info``).
+_PNG_METADATA = frozenset({b"eXIf", b"tEXt", b"zTXt", b"iTXt"})
+
+
+def _png_plain(path: Path) -> bool:
+    """Whether a PNG file's chunks are whole to its end (each checksum right) with no
+    metadata chunk after its image data."""
+    seen_pixels = False
+    with path.open("rb") as f:
+        f.seek(8)  # the signature
+        while True:
+            head = f.read(8)
+            if len(head) < 8:
+                return False
+            length, kind = struct.unpack(">I4s", head)
+            if kind == b"IEND":
+                return True
+            seen_pixels = seen_pixels or kind == b"IDAT"
+            if seen_pixels and kind in _PNG_METADATA:
+                return False
+            body = f.read(length + 4)  # the data and its checksum
+            if len(body) < length + 4:
+                return False
+            if zlib.crc32(body[:length], zlib.crc32(kind)) != int.from_bytes(body[length:]):
+                return False
+
+
 def _whole_colour_file(
     path: Path, size: tuple[int, int], orientation: int, end: bytes
 ) -> UInt8Array | None:
@@ -550,10 +593,12 @@ def _load_file(
         # libheif turns HEIF images upright on decode (pillow-heif then resets the EXIF
         # tag and keeps the value it had): the turn is only recorded, not applied again.
         turned_on_decode = img.format == "HEIF"
+        decoded = False  # by Pillow already, to look for EXIF
         if turned_on_decode:
             orientation = int(img.info.get("original_orientation") or 1)
         else:
-            orientation = int(img.getexif().get(0x0112, 1) or 1)
+            tags, decoded = _exif(img, path)
+            orientation = int(tags.get(0x0112, 1) or 1)
         if orientation not in range(1, 9):
             orientation = 1
         size = (int(img.size[0]), int(img.size[1]))
@@ -571,7 +616,8 @@ def _load_file(
         transpose = _EXIF_TRANSPOSE.get(orientation)
         array = None
         end = _END_MARKERS.get(str(img.format))
-        if end and img.mode == "RGB" and not gray and draft == factor == 1 and frame == 0:
+        whole = draft == factor == 1 and frame == 0 and not decoded
+        if end and img.mode == "RGB" and not gray and whole:
             array = _whole_colour_file(path, img.size, orientation, end)
         if array is None:
             img.load()  # force the full decode now: truncation raises here

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import warnings
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -212,6 +213,50 @@ def test_a_whole_colour_file_is_pillows_decode_in_every_orientation(
         f.write(b"\x00" * 16)
     assert np.array_equal(load_image(path, max_side=None).image, _reference(path, 1))
     assert decoded == [True, False]
+
+
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    crc = zlib.crc32(body, zlib.crc32(kind))
+    return len(body).to_bytes(4, "big") + kind + body + crc.to_bytes(4, "big")
+
+
+def test_a_png_turned_by_exif_after_its_pixels_is_turned(tmp_path: Path) -> None:
+    # An eXIf chunk may follow the image data, where Pillow finds it only by decoding
+    # the pixels: such a file is read Pillow's way, its turn honoured.
+    stored = np.zeros((300, 400, 3), np.uint8)
+    stored[:50, :80] = 255  # a mark in the stored top-left corner
+    buffer = io.BytesIO()
+    Image.fromarray(stored).save(buffer, format="PNG")
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored turned a quarter anticlockwise: turn it clockwise
+    data = buffer.getvalue()
+    at = data.rindex(b"IEND") - 4
+    path = tmp_path / "late-exif.png"
+    path.write_bytes(data[:at] + _png_chunk(b"eXIf", exif.tobytes()[6:]) + data[at:])
+    loaded = load_image(path, max_side=None)
+    assert loaded.orientation == 6 and loaded.image.shape == (400, 300, 3)
+    assert np.array_equal(loaded.image, _reference(path, 1))
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped byte"])
+def test_a_damaged_png_is_one_line_and_no_decoder_noise(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], damage: str
+) -> None:
+    # OpenCV's libpng would print its own complaint on stderr: a damaged PNG never
+    # reaches it (its chunks' checksums are checked first), and Pillow names the fault.
+    rng = np.random.default_rng(1)
+    path = tmp_path / "page.png"
+    Image.fromarray(rng.integers(0, 256, (400, 500, 3), dtype=np.uint8)).save(path)
+    data = bytearray(path.read_bytes())
+    if damage == "truncated":
+        data = data[: len(data) // 2]
+    else:
+        data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert main(["read", str(path)], out=io.StringIO()) == ExitCode.INPUT_FILE
+    err = capfd.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "page.png" in err and ("truncated" in err or "corrupt" in err)
 
 
 def test_pixel_cap_reduces_by_the_smallest_integer_factor(
