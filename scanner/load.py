@@ -379,9 +379,9 @@ def _whole_colour_file(
     The same libjpeg or zlib decode as Pillow's, to the pixel, written straight in
     OpenCV's channel order: without Pillow's copy of its pixels into an array and the
     swap of channels, a 1.9 MP photo loads in half the time, a 3 MP screenshot in two
-    thirds. A file that does not close with its format's ``end`` (truncated, or trailing
-    data such as an MPO's second frame) or that OpenCV cannot decode to ``size`` goes
-    Pillow's way, whose errors name what is wrong.
+    thirds (an MPO's first frame is what OpenCV decodes too). A file that does not close
+    with its format's ``end`` (truncated, or padded after it) or that OpenCV cannot
+    decode to ``size`` goes Pillow's way, whose errors name what is wrong.
     """
     import cv2
 

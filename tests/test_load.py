@@ -207,8 +207,7 @@ def test_a_whole_colour_file_is_pillows_decode_in_every_orientation(
     loaded = load_image(path, max_side=None)
     assert decoded == [True] and loaded.orientation == orientation and loaded.reduction == 1
     assert np.array_equal(loaded.image, _reference(path, 1))
-    # With data after the end marker (an MPO's next frame, say), Pillow decodes it:
-    # the same pixels again.
+    # Padded after its end marker, the file is Pillow's to decode: the same pixels again.
     with path.open("ab") as f:
         f.write(b"\x00" * 16)
     assert np.array_equal(load_image(path, max_side=None).image, _reference(path, 1))
