@@ -190,12 +190,14 @@ def _erase_line_remnants(dark: FloatArray) -> None:
     mask = (dark > _REMNANT_INK * top).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     edge, low, high = CELL // 8, _REMNANT_SIDE * CELL, (1.0 - _REMNANT_SIDE) * CELL
-    for k in range(1, n):
+    lefts, tops, widths, heights = (stats[1:n, j] for j in range(4))
+    # Too short to be a line's remnant, or clear of the edges: no remnant (a cell holds
+    # a dozen strokes, most of them so; the rest are looked at one by one).
+    long = np.maximum(widths, heights) >= _REMNANT_LENGTH * CELL
+    clear = (lefts >= edge) & (tops >= edge)
+    clear &= (lefts + widths <= CELL - edge) & (tops + heights <= CELL - edge)
+    for k in np.flatnonzero(long & ~clear) + 1:
         x, y, w, h, _ = (int(v) for v in stats[k])
-        if max(w, h) < _REMNANT_LENGTH * CELL:
-            continue  # too short to be a line's remnant
-        if x >= edge and y >= edge and x + w <= CELL - edge and y + h <= CELL - edge:
-            continue  # clear of the edges
         stroke = labels == k
         ys, xs = np.nonzero(stroke)
         pts = np.stack([xs, ys]).astype(np.float64)
