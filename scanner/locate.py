@@ -39,7 +39,7 @@ from scanner.geometry import GridGeometry
 from scanner.load import MIN_SIDE, to_gray
 
 from .errors import NoGridError
-from .robust import robust_sd
+from .robust import robust_sd, row_percentiles
 
 __all__ = [
     "MIN_CELL_PX",
@@ -369,8 +369,9 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
     area = np.ascontiguousarray(gray[y0:y1, x0:x1])
     sigma = descreen_sigma(gray.shape)
     low = cv2.GaussianBlur(area, (0, 0), sigma)
-    # Every other pixel each way is plenty for the statistics (and 4x cheaper).
-    paper, dark = np.percentile(low[::2, ::2], [90, 2])
+    # Every other pixel each way is plenty for the statistics (and 4x cheaper); 8-bit
+    # levels give their percentiles from one histogram (numpy's, to the bit).
+    paper, dark = row_percentiles(low[::2, ::2].reshape(1, -1), (90, 2))[:, 0]
     contrast = max(float(paper - dark), 1.0)
     # Paper away from the lines and digits: the blur's halo around their edges is no
     # texture (it covers much of a small grid's cells).
@@ -381,7 +382,7 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
     if clear.sum() < 0.05 * clear.size:
         return 0.0
     diff = cv2.absdiff(area, low)[::2, ::2]
-    return float(np.median(diff[clear])) / contrast
+    return float(row_percentiles(diff[clear][None], (50,))[0, 0]) / contrast
 
 
 def _collect_fits(
