@@ -368,7 +368,7 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
         return 0.0
     area = np.ascontiguousarray(gray[y0:y1, x0:x1])
     sigma = descreen_sigma(gray.shape)
-    low = cv2.GaussianBlur(area, (0, 0), sigma)
+    low = np.asarray(cv2.GaussianBlur(area, (0, 0), sigma), np.uint8)
     # Every other pixel each way is plenty for the statistics (and 4x cheaper); 8-bit
     # levels give their percentiles from one histogram (numpy's, to the bit).
     paper, dark = row_percentiles(low[::2, ::2].reshape(1, -1), (90, 2))[:, 0]
