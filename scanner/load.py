@@ -352,6 +352,7 @@ def _png_plain(path: Path) -> bool:
     metadata chunk after its image data."""
     seen_pixels = False
     with path.open("rb") as f:
+        size = os.fstat(f.fileno()).st_size
         f.seek(8)  # the signature
         while True:
             head = f.read(8)
@@ -363,9 +364,9 @@ def _png_plain(path: Path) -> bool:
             seen_pixels = seen_pixels or kind == b"IDAT"
             if seen_pixels and kind in _PNG_METADATA:
                 return False
+            if length + 4 > size - f.tell():
+                return False  # a length past the file's end: never read (nor allocated)
             body = f.read(length + 4)  # the data and its checksum
-            if len(body) < length + 4:
-                return False
             if zlib.crc32(body[:length], zlib.crc32(kind)) != int.from_bytes(body[length:]):
                 return False
 

@@ -237,7 +237,7 @@ def test_a_png_turned_by_exif_after_its_pixels_is_turned(tmp_path: Path) -> None
     assert np.array_equal(loaded.image, _reference(path, 1))
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped byte"])
+@pytest.mark.parametrize("damage", ["truncated", "flipped byte", "chunk length past the end"])
 def test_a_damaged_png_is_one_line_and_no_decoder_noise(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], damage: str
 ) -> None:
@@ -249,8 +249,11 @@ def test_a_damaged_png_is_one_line_and_no_decoder_noise(
     data = bytearray(path.read_bytes())
     if damage == "truncated":
         data = data[: len(data) // 2]
-    else:
+    elif damage == "flipped byte":
         data[len(data) // 2] ^= 0xFF
+    else:  # the image data's length field says 4 GB: nothing may try to read that much
+        at = data.index(b"IDAT") - 4
+        data[at : at + 4] = (0xFFFFFFF0).to_bytes(4, "big")
     path.write_bytes(bytes(data))
     assert main(["read", str(path)], out=io.StringIO()) == ExitCode.INPUT_FILE
     err = capfd.readouterr().err
