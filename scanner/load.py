@@ -329,7 +329,7 @@ def _decode_to_array(
     return out
 
 
-def _exif(img: Image.Image, path: Path) -> tuple[Image.Exif, bool]:
+def _exif(img: Image.Image, raw: _FileBytes) -> tuple[Image.Exif, bool]:
     """The image's EXIF tags, and whether Pillow decoded its pixels to find them.
 
     Pillow's PNG plugin decodes the whole image before it looks for EXIF, since an
@@ -338,7 +338,7 @@ def _exif(img: Image.Image, path: Path) -> tuple[Image.Exif, bool]:
     opening, and the tags come from them alone: a screenshot is decoded once, not
     twice. Otherwise Pillow looks, and a damaged file fails there with its message.
     """
-    if img.format == "PNG" and _png_plain(path):
+    if img.format == "PNG" and _png_plain(raw.data):
         return Image.Image.getexif(img), False
     return img.getexif(), img.format == "PNG"
 
@@ -347,32 +347,41 @@ def _exif(img: Image.Image, path: Path) -> tuple[Image.Exif, bool]:
 _PNG_METADATA = frozenset({b"eXIf", b"tEXt", b"zTXt", b"iTXt"})
 
 
-def _png_plain(path: Path) -> bool:
+def _png_plain(data: bytes) -> bool:
     """Whether a PNG file's chunks are whole to its end (each checksum right) with no
     metadata chunk after its image data."""
-    seen_pixels = False
-    with path.open("rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        f.seek(8)  # the signature
-        while True:
-            head = f.read(8)
-            if len(head) < 8:
-                return False
-            length, kind = struct.unpack(">I4s", head)
-            if kind == b"IEND":
-                return True
-            seen_pixels = seen_pixels or kind == b"IDAT"
-            if seen_pixels and kind in _PNG_METADATA:
-                return False
-            if length + 4 > size - f.tell():
-                return False  # a length past the file's end: never read (nor allocated)
-            body = f.read(length + 4)  # the data and its checksum
-            if zlib.crc32(body[:length], zlib.crc32(kind)) != int.from_bytes(body[length:]):
-                return False
+    view = memoryview(data)
+    at, seen_pixels = 8, False  # after the signature
+    while at + 8 <= len(data):
+        length, kind = struct.unpack_from(">I4s", data, at)
+        if kind == b"IEND":
+            return True
+        seen_pixels = seen_pixels or kind == b"IDAT"
+        if seen_pixels and kind in _PNG_METADATA:
+            return False
+        body = at + 8
+        if body + length + 4 > len(data):
+            return False  # a length past the file's end (truncated or damaged)
+        checksum = int.from_bytes(view[body + length : body + length + 4])
+        if zlib.crc32(view[body : body + length], zlib.crc32(kind)) != checksum:
+            return False
+        at = body + length + 4
+    return False
+
+
+class _FileBytes:
+    """A file's bytes, read from disk at most once, when first asked for."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def data(self) -> bytes:
+        return self.path.read_bytes()
 
 
 def _whole_colour_file(
-    path: Path, size: tuple[int, int], orientation: int, end: bytes
+    raw: _FileBytes, size: tuple[int, int], orientation: int, end: bytes
 ) -> UInt8Array | None:
     """An 8-bit colour JPEG or PNG read whole (no reduction) by OpenCV, BGR (H, W, 3),
     turned by the EXIF ``orientation``; None where Pillow must read it.
@@ -386,10 +395,12 @@ def _whole_colour_file(
     """
     import cv2
 
-    data = np.fromfile(path, np.uint8)
-    if len(data) < 2 * len(end) or data[-len(end) :].tobytes() != end:
+    data = raw.data
+    if len(data) < 2 * len(end) or not data.endswith(end):
         return None
-    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    decoded = cv2.imdecode(
+        np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
+    )
     if decoded is None or decoded.shape != (size[1], size[0], 3):
         return None
     if orientation not in _DECODED_VIEW:
@@ -594,11 +605,12 @@ def _load_file(
         # libheif turns HEIF images upright on decode (pillow-heif then resets the EXIF
         # tag and keeps the value it had): the turn is only recorded, not applied again.
         turned_on_decode = img.format == "HEIF"
+        raw = _FileBytes(path)  # read once, for the PNG chunk walk and OpenCV alike
         decoded = False  # by Pillow already, to look for EXIF
         if turned_on_decode:
             orientation = int(img.info.get("original_orientation") or 1)
         else:
-            tags, decoded = _exif(img, path)
+            tags, decoded = _exif(img, raw)
             orientation = int(tags.get(0x0112, 1) or 1)
         if orientation not in range(1, 9):
             orientation = 1
@@ -619,7 +631,7 @@ def _load_file(
         end = _END_MARKERS.get(str(img.format))
         whole = draft == factor == 1 and frame == 0 and not decoded
         if end and img.mode == "RGB" and not gray and whole:
-            array = _whole_colour_file(path, img.size, orientation, end)
+            array = _whole_colour_file(raw, img.size, orientation, end)
         if array is None:
             img.load()  # force the full decode now: truncation raises here
             array = _decode_to_array(
