@@ -515,3 +515,41 @@ def test_a_grid_drowned_in_colour_moire_is_found_in_the_channels_mean() -> None:
     corners = result.geometry.lattice[[0, 0, 9, 9], [0, 9, 9, 0]]
     want = np.array([[136, 136], [766, 136], [766, 766], [136, 766]], float)
     assert np.abs(corners - want).max() < 8, corners
+
+
+@pytest.mark.parametrize(
+    ("seed", "font"), [(326, "Linux Biolinum"), (348, "League Spartan"), (336, "Hershey Complex")]
+)
+def test_a_crumpled_grids_corners_are_on_its_frame(seed: int, font: str) -> None:
+    # Crumpled-12mp pages of bench_stress whose frame bends hardest at a corner: the
+    # lines' smooth curves, extrapolated there, put a corner crossing 0.2-0.7 of a
+    # cell off (in the paper outside the frame at worst, and its cell read the frame as
+    # a digit: each page was refused). A corner settles where its two frame edges lie.
+    page = _bench_page("crumpled-12mp", seed, font)
+    geometry = locate_grid(_gray(page.image))
+    scale = page.image.shape[1] / geometry.image_size[0]
+    cell = float(np.median(np.linalg.norm(np.diff(page.lattice, axis=1), axis=2)))
+    error = np.linalg.norm(geometry.lattice * scale - page.lattice, axis=2) / cell
+    corners = error[[0, 0, 9, 9], [0, 9, 0, 9]]
+    assert corners.max() < 0.2, f"corner errors {corners.round(2)} cells"
+
+
+def test_a_corner_off_its_frame_settles_on_it_and_a_right_one_stays() -> None:
+    from scanner.locate import _settle_corners
+
+    first, cell = 100, 60
+    paper = np.full((800, 800), 230, np.uint8)
+    for k in range(10):
+        at, width = first + k * cell, 6 if k % 3 == 0 else 2
+        paper[first : first + 9 * cell + 6, at : at + width] = 30
+        paper[at : at + width, first : first + 9 * cell + 6] = 30
+    centre = np.arange(10) * cell + first + np.where(np.arange(10) % 3 == 0, 2.5, 0.5)
+    right = np.stack(np.meshgrid(centre, centre), axis=-1).astype(np.float64)
+    assert np.array_equal(_settle_corners(paper, right, cell), right)
+    off = right.copy()
+    off[9, 0] += (-0.45 * cell, 0.3 * cell)  # out in the paper, below and left
+    settled = _settle_corners(paper, off, cell)
+    assert np.linalg.norm(settled[9, 0] - right[9, 0]) < 0.1 * cell
+    others = np.ones((10, 10), dtype=bool)
+    others[9, 0] = False
+    assert np.array_equal(settled[others], right[others])
