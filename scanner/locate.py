@@ -462,7 +462,7 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
     lattice = (fit.lattice + 0.5) / scale - 0.5
     if fit.refined and not fit.fine and scale < 1.0:
         lattice = _refine_full(img, lattice, scale, mode=fit.mode)
-    if fit.refined:
+    if fit.refined:  # (a flat fallback is four corners and a homography: left as fitted)
         cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
         lattice = _settle_corners(img, lattice, cell)
     return GridGeometry(lattice, (w, h))
@@ -1286,9 +1286,10 @@ def _settle_corners(gray: UInt8Array, lattice: FloatArray, cell: float) -> Float
     a cell off, in the paper outside the frame, and its cell read the frame as a digit.
     The corner is looked for within ``_CORNER_REACH`` of the parallelogram its three
     neighbours make (each edge from it to its neighbour along the frame should be
-    frame). Done once, on the final lattice: settled inside the re-measuring, a corner
-    changed how the lines beside it were seen, and two pages read right before were
-    refused.
+    frame). Done once, on every refined lattice as it is final (a corner already on its
+    frame finds no more ink elsewhere and stays): settled inside the re-measuring, a
+    corner changed how the lines beside it were seen, and two pages read right before
+    were refused.
     """
     out = lattice.copy()
     steps = np.linspace(-_CORNER_REACH, _CORNER_REACH, 13) * cell
