@@ -1299,10 +1299,9 @@ def _settle_corners(gray: UInt8Array, lattice: FloatArray, cell: float) -> Float
         ends = np.stack([lattice[i, j + dj], lattice[i + di, j]])
         guess = ends[0] + ends[1] - lattice[i + di, j + dj]
         tries = guess + offsets
-        ink = _frame_ink(gray, tries, ends)
-        now = float(_frame_ink(gray, lattice[i, j][None], ends)[0])
-        if float(ink.max()) > _CORNER_GAIN * now:
-            out[i, j] = tries[int(np.argmax(ink))]
+        ink = _frame_ink(gray, np.vstack([lattice[i, j], tries]), ends)  # as it is, first
+        if float(ink[1:].max()) > _CORNER_GAIN * ink[0]:
+            out[i, j] = tries[int(np.argmax(ink[1:]))]
     return out
 
 

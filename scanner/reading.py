@@ -628,11 +628,8 @@ def orientation_score(probs: npt.ArrayLike) -> float:
     float
         In [0, 1]; 0 when no cell holds a digit.
     """
-    p = check_probs(probs)
-    digit = p[:, 0] < 0.5
-    if not digit.any():
-        return 0.0
-    return float(p[digit, 1:].max(axis=1).mean())
+    tops = _digit_tops(probs)
+    return float(tops.mean()) if len(tops) else 0.0
 
 
 def reads_upright(probs: npt.ArrayLike) -> bool:
@@ -654,8 +651,12 @@ def reads_upright(probs: npt.ArrayLike) -> bool:
     probs : (81, 10) array
         Per-cell probabilities from ``DigitEngine.classify``.
     """
+    tops = _digit_tops(probs)
+    return bool(len(tops)) and float(np.mean(tops >= UPRIGHT_TOP)) >= UPRIGHT_SHARE
+
+
+def _digit_tops(probs: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """The top digit probability (D,) of each of the D cells (81, 10) read as a digit
+    (empty under 0.5): what the orientation is judged by."""
     p = check_probs(probs)
-    digit = p[:, 0] < 0.5
-    if not digit.any():
-        return False
-    return float(np.mean(p[digit, 1:].max(axis=1) >= UPRIGHT_TOP)) >= UPRIGHT_SHARE
+    return np.asarray(p[p[:, 0] < 0.5, 1:].max(axis=1), dtype=np.float64)
