@@ -16,8 +16,9 @@ unevenly) are one neutral ink. The givens' colour is placed by the cells surely 
 a digit (faint marks take the paper's tint), and a given whose colour lies nearer an
 entry's than the givens' (the colour fringes of a photographed screen) is named as in
 doubt, unless it lies well on the side of an entry ink used more than once (as seen,
-or at full strength: a thin entry is paler than a thick one), as is a lone ink off the
-givens' group that no other ink resembles more.
+or at full strength: a thin entry is paler than a thick one; and neither view puts it
+on the givens' half of the way), as is a lone ink off the givens' group that no other
+ink resembles more.
 """
 
 from __future__ import annotations
@@ -80,8 +81,11 @@ _SPREADS = 4.0
 # and an entry 21.6 from the givens' where other entries of its colour stood by).
 _LONE_INK = 1.5 * COLOUR_SPLIT
 # A given between two inks that lies this far along the line from the givens' median
-# to an entry ink's is that entry ink (see ``_on_entry_side``).
+# to an entry ink's is that entry ink (see ``_way_to_entry``) ...
 _ENTRY_SIDE = 0.75
+# ... unless the other view of its ink (as seen, or at full strength) puts it nearer the
+# givens' end of that line than the entries': the two views then contradict each other.
+_GIVENS_SIDE = 0.5
 # An ink whose a*b* chroma is under this is black, grey or white.
 _NEUTRAL = 12.0
 # Two printed copies of one digit are one glyph: their centred ink maps correlate at
@@ -156,7 +160,7 @@ def _ink_colours(
     the edge of the RGB cube): what the ink would look like undiluted. A thin or blurred
     stroke never reaches its ink anywhere, and comes out paler the thinner it is; at
     full strength it has the colour of a thick one. Only for settling a digit already in
-    doubt (see ``_on_entry_side``): a screen's colour fringes give thin black strokes a
+    doubt (see ``_way_to_entry``): a screen's colour fringes give thin black strokes a
     faint hue too, which at full strength becomes a colour.
     """
     n, s = masks.shape[:2]
@@ -376,7 +380,7 @@ class Kinds:
         photographed screen's moire and colour fringes blur two inks into each other,
         and such a digit may as well be the player's (empty when the inks are apart;
         one well on an entry ink's side of the line between the inks is an ENTRY, see
-        ``_on_entry_side``);
+        ``_way_to_entry``);
         and GIVEN cells of a lone odd ink (off the givens' group, but nearer its median
         than any other ink off it, within ``_LONE_INK``).
     """
@@ -468,12 +472,17 @@ def cell_kinds(
     between_inks = given & ~lone & (nearest < dist)
     # ... and one on an entry ink's side of that line, as seen or at full strength, is
     # an entry (a thin entry is paler as seen than its ink; at full strength a thin
-    # given's fringes grow too, so it settles only an ink already in doubt).
+    # given's fringes grow too, so it settles only an ink already in doubt), unless the
+    # other view puts it on the givens' half: moire over one glyph can tint a given
+    # toward an entry ink in one view only, and a given read as an entry is another
+    # puzzle, one that may still have the page's solution.
     entry_side = np.zeros(len(colours), dtype=bool)
     if between_inks.any():
         undiluted = _ink_colours(digit_cells, masks, full_strength=True)
-        for inks in (colours, undiluted):
-            entry_side |= _on_entry_side(inks, surely(given), other_ink, between)
+        seen, full = (
+            _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
+        )
+        entry_side = (np.fmax(seen, full) >= _ENTRY_SIDE) & (np.fmin(seen, full) >= _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     in_doubt = [
@@ -484,13 +493,16 @@ def cell_kinds(
     return Kinds(kinds, in_doubt=in_doubt)
 
 
-def _on_entry_side(
+def _way_to_entry(
     colours: FloatArray,
     given: npt.NDArray[np.bool_],
     entry: npt.NDArray[np.bool_],
     between: FloatArray,
-) -> npt.NDArray[np.bool_]:
-    """Which inks (N, 2) lie past ``_ENTRY_SIDE`` of the way from the givens to an entry ink.
+) -> FloatArray:
+    """How far (N,) each ink (N, 2) lies along the way from the givens to an entry ink.
+
+    0 at the givens' median, 1 at the entry ink's, NaN where the nearest entry is an
+    ink used only once.
 
     The way runs from the median of the ``given`` inks to the median of the ``entry``
     inks within ``COLOUR_SPLIT`` of the ink's nearest entry, at least two of them (an
@@ -500,7 +512,7 @@ def _on_entry_side(
     the plain distance, blurred by the scatter across it, does not. ``colours`` may be
     the inks as seen or at full strength (``_ink_colours``); ``between`` groups them.
     """
-    out = np.zeros(len(colours), dtype=bool)
+    out = np.full(len(colours), np.nan)
     entries = np.flatnonzero(entry)
     if len(entries) < 2:
         return out
@@ -513,7 +525,7 @@ def _on_entry_side(
     for k, near in enumerate(np.argmin(between[:, entries], axis=1)):
         way = ways[near]
         if way is not None and float(way @ way) > 0:
-            out[k] = float((colours[k] - centre) @ way) / float(way @ way) >= _ENTRY_SIDE
+            out[k] = float((colours[k] - centre) @ way) / float(way @ way)
     return out
 
 
