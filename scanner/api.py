@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import cv2
@@ -47,6 +47,7 @@ from .locate import (
     locate_grids,
     rotated_lattice,
 )
+from .motion import unblurred
 from .quality import diagnose, washed_out
 from .reading import (
     CONFIDENT,
@@ -203,6 +204,10 @@ class ScanResult:
         and the entry is neither right nor wrong.
     seconds : float
         Wall time of the whole read.
+    motion : (int, int) or None
+        The camera's straight motion ``(dx, dy)`` in pixels of ``loaded.image`` that was
+        deconvolved out of the grid before this reading (see :mod:`scanner.motion`;
+        ``loaded`` is the photo as taken), or None when it was read as taken.
     """
 
     path: str
@@ -221,6 +226,7 @@ class ScanResult:
     entries: list[int] = field(default_factory=lambda: [0] * 81)
     unclear: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    motion: tuple[int, int] | None = None
 
     def stored_corners(self) -> npt.NDArray[np.float64]:
         """The grid's outer corners (4, 2), TL first, clockwise, in stored-photo pixels."""
@@ -343,7 +349,9 @@ def read_photo(
     # locate_grid searches on its own reduced copy and returns this image's pixels.
     seen = LocateDebug([], [])
     ink, geometry = _in_any_gray(loaded, lambda g: locate_grid(g, name=label, debug=seen))
-    return _scan_grid(loaded, ink, geometry, digit_engine, label, start, descreened=seen.descreened)
+    return _scan_grid_or_unblurred(
+        loaded, ink, geometry, digit_engine, label, start, descreened=seen.descreened
+    )
 
 
 def read_page(
@@ -379,7 +387,7 @@ def read_page(
     )
     results = []
     for geometry in geometries:
-        results.append(_scan_grid(loaded, ink, geometry, digit_engine, label, start))
+        results.append(_scan_grid_or_unblurred(loaded, ink, geometry, digit_engine, label, start))
         start = time.perf_counter()
     return results
 
@@ -448,7 +456,7 @@ def _in_either_polarity(
         raise
 
 
-def _scan_grid(
+def _scan_grid_or_unblurred(
     loaded: LoadedImage,
     ink: npt.NDArray[np.uint8],
     geometry: GridGeometry,
@@ -458,13 +466,54 @@ def _scan_grid(
     *,
     descreened: float = 0.0,
 ) -> ScanResult:
+    """:func:`_scan_grid`, and where that cannot read the grid, once more without the
+    camera's motion blur (:func:`scanner.motion.unblurred`).
+
+    The second reading is taken only when it is trusted (status OK) by the same tests
+    the first one failed, and as read (no correction); otherwise the first one, with
+    its doubts and hint, stands. A grid read the first time is never measured for blur
+    (no time spent).
+    """
+    first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
+    if first.status != ReadStatus.UNREADABLE:
+        return first
+    sharp = unblurred(loaded.image, ink, geometry)
+    if sharp is None:
+        return first
+    image, sharp_ink, motion = sharp
+    second = _scan_grid(
+        replace(loaded, image=image), sharp_ink, geometry, engine, label, start,
+        descreened=descreened, taken=ink,
+    )  # fmt: skip
+    if second.status != ReadStatus.OK or second.corrections:
+        # The deconvolution is a guess at the blur; a reading through it that revision
+        # had to correct stacks a second guess on it (on pages shaken, tilted, glared
+        # and JPEG'd at once such readings gave other puzzles, 0.07-0.2 per cell).
+        return first
+    # The photo as taken is what the person gave, and what the overlay draws on.
+    return replace(second, loaded=loaded, motion=motion)
+
+
+def _scan_grid(
+    loaded: LoadedImage,
+    ink: npt.NDArray[np.uint8],
+    geometry: GridGeometry,
+    engine: DigitEngine,
+    label: str,
+    start: float,
+    *,
+    descreened: float = 0.0,
+    taken: npt.NDArray[np.uint8] | None = None,
+) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light).
 
     A grid found only through a blur (``descreened``: its sigma, see
     ``LocateDebug.descreened``) or under a fine texture (a screen's moire; see
     ``fine_texture``) has its digits read through that blur: the network never saw such
     a texture. Under a texture the lines showed through, ink colours and glare are
-    measured on the cells as they are.
+    measured on the cells as they are. ``taken``: the ink as the photo was taken, where
+    ``ink`` is a sharpened copy (:mod:`scanner.motion`): glare is measured on it, as a
+    deconvolution's ringing can draw lines back into a glare that wiped them out.
     """
     textured = not descreened and fine_texture(ink, geometry) >= SCREENED
     blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
@@ -611,7 +660,7 @@ def _scan_grid(
     probs[pencil, 0] += PENCIL_EMPTY
     # What glare wiped out was not read: whatever the network says there is a guess, and
     # a printed digit lost in it leaves the same solution, so no rule would expose it.
-    washed = washed_out(cells)
+    washed = washed_out(cells if taken is None else extract_cells(taken, geometry))
     glare = washed[perm]
     probs[glare] = 0.5 * probs[glare] + 0.05
     # The digit surely inked in each cell, print and hand alike: where only the kind is

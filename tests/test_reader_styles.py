@@ -202,6 +202,41 @@ def test_a_given_tinted_toward_the_entries_in_one_view_only_is_no_entry() -> Non
     _reads_right(_stress_page("screen-photo-dark", 473, "Linux Biolinum"))
 
 
+def test_a_page_smeared_by_camera_shake_is_read_through_its_deconvolution(monkeypatch) -> None:
+    import scanner.api as api
+
+    # Page 18 of bench_stress's motion-blur: a shake of about 16 pixels across a
+    # 1600 x 1200 photo smears the printed 8s and 9s into strokes the network read as
+    # pencil marks and as other digits (a clash); deconvolved, every digit reads.
+    page = _stress_page("motion-blur", 18, "Hershey Duplex")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert scan.motion is not None and np.hypot(*scan.motion) > 10
+    monkeypatch.setattr(api, "unblurred", lambda *a: None)
+    assert read_photo(page.image).status == ReadStatus.UNREADABLE
+
+
+def test_glare_is_measured_on_the_photo_as_taken_not_on_its_deconvolution() -> None:
+    # Page 11 of bench_stress's glare-burnt: the reflection burns out a printed 4 in
+    # r4c6, and the puzzle without it has the page's one solution. The deconvolution
+    # tried on an unread page rings lines back into the glare, where the glare test
+    # then saw paper: the 4 read as empty, a confident reading of another puzzle.
+    page = _stress_page("glare-burnt", 11, "Linux Libertine")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.UNREADABLE and "glare" in scan.problem
+    assert 3 * 9 + 5 in scan.doubtful_cells
+
+
+def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
+    # Page 321 of bench_stress's handheld (shake, glare, a steep tilt and JPEG at once):
+    # deconvolved, twelve cells read under 0.5 and revision found a puzzle with one
+    # solution by correcting three of them: five cells off the page's. A guess at the
+    # blur with guesses at the digits on top is no reading; the page stays refused.
+    page = _stress_page("handheld", 321, "Hershey Duplex")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.UNREADABLE and scan.motion is None
+
+
 def test_an_ink_is_on_the_entries_side_past_three_quarters_toward_a_repeated_entry_ink() -> None:
     from scanner.kinds import _ENTRY_SIDE, _way_to_entry
 
