@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scanner.geometry import GridGeometry
+from scanner.geometry import GridGeometry, median_cell
 from scanner.load import to_gray
 
 __all__ = ["extract_cells", "extract_colour_cells"]
@@ -67,7 +67,7 @@ def _warp_cells(img: UInt8Array, geometry: GridGeometry, size: int) -> UInt8Arra
         raise ValueError("the lattice lies outside the image")
     crop = img[y0:y1, x0:x1]
     pts = lattice - (x0, y0)
-    cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
+    cell = median_cell(lattice)
     shrink = size * 1.5 / cell
     if shrink < 0.75:
         crop = np.asarray(

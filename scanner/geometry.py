@@ -30,6 +30,13 @@ def _homography(src: FloatArray, dst: FloatArray) -> FloatArray:
     return np.append(h, 1.0).reshape(3, 3)
 
 
+def median_cell(lattice: npt.ArrayLike) -> float:
+    """The typical cell side (pixels) of a lattice (10, 10, 2): the median length of the
+    steps between neighbouring crossings along the rows."""
+    lat = np.asarray(lattice, dtype=np.float64)
+    return float(np.median(np.linalg.norm(np.diff(lat, axis=1), axis=-1)))
+
+
 @dataclass(frozen=True)
 class GridGeometry:
     """The lattice of a Sudoku grid in a photo.

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from scanner.geometry import GridGeometry
+from scanner.geometry import GridGeometry, median_cell
 from scanner.load import MIN_SIDE, to_gray
 
 from .errors import NoGridError
@@ -463,7 +463,7 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
     if fit.refined and not fit.fine and scale < 1.0:
         lattice = _refine_full(img, lattice, scale, mode=fit.mode)
     if fit.refined:  # (a flat fallback is four corners and a homography: left as fitted)
-        cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
+        cell = median_cell(lattice)
         lattice = _settle_corners(img, lattice, cell)
     return GridGeometry(lattice, (w, h))
 
@@ -508,7 +508,7 @@ def _refine_full(
     precision. Returns the lattice unchanged when that is not needed or not confident.
     """
     h, w = img.shape
-    cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
+    cell = median_cell(lattice)
     if cell * scale >= 0.9 * _FINE_CELL:
         return lattice  # the working copy (``scale`` of the input) was fine enough
     f = min(1.0, _FINE_CELL / cell)

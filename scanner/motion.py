@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .geometry import GridGeometry
+from .geometry import GridGeometry, median_cell
 
 __all__ = ["deconvolve", "line_kernel", "measure_motion", "unblurred"]
 
@@ -163,7 +163,7 @@ def unblurred(
     y1 = min(int(lattice[:, 1].max()) + _MARGIN + 1, h)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    cell = float(np.median(np.linalg.norm(np.diff(geometry.lattice, axis=1), axis=-1)))
+    cell = median_cell(geometry.lattice)
     scale = min(1.0, _WORK_CELL / max(cell, 1.0))
     size = (x1 - x0, y1 - y0)
     work = (max(2, round(size[0] * scale)), max(2, round(size[1] * scale)))
@@ -179,12 +179,17 @@ def unblurred(
             return a
         return np.asarray(cv2.resize(a, size, interpolation=cv2.INTER_CUBIC), np.uint8)
 
-    small_ink = reduced(ink)
+    small_image, small_ink = reduced(image), reduced(ink)
     motion = measure_motion(small_ink, longest=int(_MAX_MOTION_CELL * cell * scale))
     if motion is None:
         return None
-    kernel = line_kernel(*motion)
+    # The photo's channels and its ink deconvolved as one stack (one transfer function);
+    # each is reduced and enlarged back on its own (OpenCV resizes a stack of four
+    # channels by another path, a grey level off here and there).
+    sharp = deconvolve(np.dstack([small_image, small_ink]), line_kernel(*motion))
     sharp_image, sharp_ink = image.copy(), ink.copy()
-    sharp_image[y0:y1, x0:x1] = restored(deconvolve(reduced(image), kernel))
-    sharp_ink[y0:y1, x0:x1] = restored(deconvolve(small_ink, kernel))
+    sharp_image[y0:y1, x0:x1] = restored(
+        np.ascontiguousarray(sharp[..., :-1].reshape(small_image.shape))
+    )
+    sharp_ink[y0:y1, x0:x1] = restored(np.ascontiguousarray(sharp[..., -1]))
     return sharp_image, sharp_ink, (round(motion[0] / scale), round(motion[1] / scale))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .geometry import GridGeometry
+from .geometry import GridGeometry, median_cell
 from .robust import row_percentiles
 
 __all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose", "washed_out"]
@@ -111,7 +111,7 @@ def diagnose(
     """
     w, h = geometry.image_size
     lattice = np.asarray(geometry.lattice, dtype=np.float64)
-    cell = float(np.median(np.linalg.norm(np.diff(lattice, axis=1), axis=2)))
+    cell = median_cell(lattice)
     outside = (
         (lattice[..., 0] < -0.25 * cell)
         | (lattice[..., 1] < -0.25 * cell)
