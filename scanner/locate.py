@@ -86,6 +86,8 @@ _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola
 _WAVE = 0.25  # a line seen this close (in cells) to its smooth curve sets its own place
 _WAVY = 0.04  # ... on a page where a tenth of the crossings move that much (cells) ...
 _WAVE_GAIN = 1.02  # ... and that puts 2% more ink under the lattice's lines
+_UNSEEN_WEIGHT = 0.25  # pull of a straight line where a box line was not seen ...
+_PRIOR_DEG = 1  # ... (_fit_lines: its degree along the line)
 # Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
 # of a cell (printed dotted lines: a dot every 1/15 to 1/10 of a cell; dashes 1/6 long).
 _DASH_GAP = 0.25
@@ -969,12 +971,23 @@ def _fit_lines(
     *,
     deg_x: int,
     min_lines: int = 6,
+    hold_unseen: bool = False,
 ) -> tuple[FloatArray, float] | None:
     """Smooth model of the 10 lines of one direction from per-band detections.
 
     Returns coefficients of ``pos = P(k, x)`` (line index k, position x along the
     line, both normalised) and the RMS residual in square pixels, or None when fewer
     than ``min_lines`` lines were seen (the model is cubic in k: at least 4).
+
+    With ``hold_unseen`` (the box lines alone, ``_Mode.boxes``: four lines and a cubic
+    in k, so each line's curve is its own) the lattice bends only where it was seen:
+    each unseen (line, band), the inner lines' all along, holds the model at weight
+    ``_UNSEEN_WEIGHT`` to the straight lines (degree ``_PRIOR_DEG`` along x) fitted to
+    the same detections. On crinkled newsprint whose dotted lines show nowhere, the
+    unseen top of a box line swung 25 pixels (0.6 of a cell) at the frame, and each
+    re-measuring round, seeing through it, swung it further. (With all ten lines
+    measured the neighbours hold an unseen stretch, and a curled page's lines are not
+    straight at their ends: there the model is left free.)
     """
     kk, bb = np.nonzero(ok)
     if len(kk) < 20 or len(np.unique(kk)) < min_lines:
@@ -983,18 +996,46 @@ def _fit_lines(
     xn = (centres[bb] - m) / (9 * c)
     y = pos[kk, bb]
     a = _poly_basis(kn, xn, 3, deg_x)
+    prior: tuple[FloatArray, FloatArray] | None = None
+    if hold_unseen and deg_x > _PRIOR_DEG:
+        low = _robust_poly(_poly_basis(kn, xn, 3, _PRIOR_DEG), y, c)
+        uk, ub = np.nonzero(~ok)
+        if len(uk):
+            ukn, uxn = uk / 9.0, (centres[ub] - m) / (9 * c)
+            prior = (_poly_basis(ukn, uxn, 3, deg_x), _poly_basis(ukn, uxn, 3, _PRIOR_DEG) @ low[0])
+    coef, keep = _robust_poly(a, y, c, prior=prior)
+    rms = float(np.sqrt(np.mean((a[keep] @ coef - y[keep]) ** 2)))
+    return coef, rms
+
+
+def _robust_poly(
+    a: FloatArray,
+    y: FloatArray,
+    c: int,
+    *,
+    prior: tuple[FloatArray, FloatArray] | None = None,
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """Least-squares coefficients of ``a @ coef = y`` (n, p), refitted without outliers,
+    and which of the n rows were kept. ``prior`` (rows (u, p), values (u,)) joins the fit
+    at ``_UNSEEN_WEIGHT`` and is never dropped."""
     keep = np.ones(len(y), dtype=bool)
     coef: FloatArray = np.zeros(a.shape[1])
+    extra_a = np.zeros((0, a.shape[1])) if prior is None else prior[0] * np.sqrt(_UNSEEN_WEIGHT)
+    extra_y = np.zeros(0) if prior is None else prior[1] * np.sqrt(_UNSEEN_WEIGHT)
     for _ in range(3):  # refit without outliers (a digit remnant, a stray line)
-        coef = np.asarray(np.linalg.lstsq(a[keep], y[keep], rcond=None)[0], dtype=np.float64)
+        coef = np.asarray(
+            np.linalg.lstsq(
+                np.concatenate([a[keep], extra_a]), np.concatenate([y[keep], extra_y]), rcond=None
+            )[0],
+            dtype=np.float64,
+        )
         res = np.abs(a @ coef - y)
         thr = max(0.06 * c, 3.0 * robust_sd(res[keep]))
         new_keep = res < thr
         if new_keep.sum() < 20 or np.array_equal(new_keep, keep):
             break
         keep = new_keep
-    rms = float(np.sqrt(np.mean((a[keep] @ coef - y[keep]) ** 2)))
-    return coef, rms
+    return coef, keep
 
 
 def _eval_lines(
@@ -1126,7 +1167,14 @@ def _measure(
         if mode.boxes:
             ok[np.setdiff1d(np.arange(10), _BOX_LINES)] = False  # interpolated, not seen
         fit = _fit_lines(
-            pos[1:11, 1:10], ok, centres[1:10], c, m, deg_x=deg, min_lines=4 if mode.boxes else 6
+            pos[1:11, 1:10],
+            ok,
+            centres[1:10],
+            c,
+            m,
+            deg_x=deg,
+            min_lines=4 if mode.boxes else 6,
+            hold_unseen=mode.boxes,
         )
         if fit is None:
             return None
