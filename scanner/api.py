@@ -119,6 +119,13 @@ LIKELY = 0.5
 # photos the network trained on, 50 of 58 misread entries had their solution digit
 # within 10:1, and 2 of the 30 least sure digits swapped in on purpose.
 ENTRY_ODDS = 10.0
+# An entry whose solution digit the reader gives under this probability is wrong,
+# whichever digit it is: a scrawl read as a 2 or a 7 (0.55, 0.4) but not the 4 the
+# puzzle needs is a mistake. (On the training half of the mixed photos and 120
+# rendered pages in held-out hands, no right entry read as another digit gave its
+# own digit under 0.035; the hand reader's label smoothing leaves most digits it sees
+# no trace of at 0.005-0.02.)
+NOT_THE_SOLUTION = 0.02
 # At most this many of the person's entries may be unclear (read under INKED, and a
 # mistake if read so) on a page that is still solved and checked: one or two hard-to-read
 # digits are the person's handwriting; more, and the reader is failing on the page.
@@ -907,11 +914,13 @@ def _doubt_clashing_givens(
 def _unclear_entries(
     reading: Reading, entries: list[int], probs: npt.NDArray[np.float64]
 ) -> list[int]:
-    """The handwritten entries that would be mistakes but are not surely that digit.
+    """The handwritten entries that would be mistakes but are not surely wrong.
 
     A mistake is something the person did; a handwritten digit read under ``INKED``
     (a 2 that may be a 4 or a 7) that disagrees with the solution may just as well be a
-    misread, and the person would be blamed for the reader's doubt. Such an entry is
+    misread, and the person would be blamed for the reader's doubt, unless the reader
+    rules the solution's digit out (under ``NOT_THE_SOLUTION``): then the entry is
+    wrong whichever digit it is. Otherwise it is
     *unclear*: named as such, neither right nor wrong, while the printed puzzle (read
     with confidence) is solved and the other entries are checked. More than
     ``MAX_UNCLEAR`` of them and the page is unreadable: the handwriting as a whole is
@@ -921,8 +930,14 @@ def _unclear_entries(
     there turned 4 rightly read wrong entries of 3 pages unclear and caught no misread.)
     """
     assert reading.solution is not None
+    solution = reading.solution
     unsure = [
-        c for c, v in enumerate(entries) if v and v != reading.solution[c] and probs[c, v] < INKED
+        c
+        for c, v in enumerate(entries)
+        if v
+        and v != solution[c]
+        and probs[c, v] < INKED
+        and probs[c, solution[c]] >= NOT_THE_SOLUTION
     ]
     if len(unsure) > MAX_UNCLEAR:
         problem = f"the handwritten {cells_text(unsure)} could not be read with confidence"

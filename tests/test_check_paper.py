@@ -282,11 +282,10 @@ def test_batch_rows_carry_entries_and_mistakes(
 # ------------------------------------------------------------------ an unclear entry
 
 
-@pytest.fixture
-def unclear_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+def _doubt_the_wrong_entry(monkeypatch: pytest.MonkeyPatch, solution_share: float) -> None:
     """Fault injection: the network sees the entries as handwriting and doubts the
-    wrong one, split between its digit and another one, neither of them the solution's
-    (a scrawl the reader cannot make out)."""
+    wrong one, split between its digit (0.55), another one and the solution's digit
+    (``solution_share``): a scrawl the reader cannot make out."""
     import scanner.api as api
 
     classify = api._classify
@@ -294,16 +293,36 @@ def unclear_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     def doubtful(*args: object, **kwargs: object) -> tuple[object, ...]:
         probs, hand, sideways, with_hands = classify(*args, **kwargs)  # type: ignore[arg-type]
         if args[-1] == 0:  # the grid as cut, upright: cells in reading order
-            written = ENTRIES[WRONG]
-            other = next(d for d in range(1, 10) if d not in (written, SOLUTION[WRONG]))
+            written, right = ENTRIES[WRONG], SOLUTION[WRONG]
+            other = next(d for d in range(1, 10) if d not in (written, right))
             for read in (probs, with_hands):  # the hand reader's reading too, when made
                 if read is not None:
                     read[WRONG] = 0.0
-                    read[WRONG, written], read[WRONG, other] = 0.55, 0.45
+                    read[WRONG, written], read[WRONG, right] = 0.55, solution_share
+                    read[WRONG, other] = 0.45 - solution_share
             hand[list(ENTRIES)] = 1.0
         return probs, hand, sideways, with_hands
 
     monkeypatch.setattr(api, "_classify", doubtful)
+
+
+@pytest.fixture
+def unclear_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wrong entry read in doubt, and the solution's digit not ruled out (0.05:
+    beyond the odds that would take it as the solution's, not under NOT_THE_SOLUTION)."""
+    _doubt_the_wrong_entry(monkeypatch, 0.05)
+
+
+def test_a_scrawl_that_is_surely_not_the_solution_is_a_mistake(
+    photos: tuple[Path, Path, GridGeometry], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Which wrong digit it is the reader cannot say; that it is not the solution's it
+    # can (0.001): the entry is wrong either way, and named so.
+    _doubt_the_wrong_entry(monkeypatch, 0.001)
+    started, _, _ = photos
+    obj = _solved_json(started, tmp_path / "started.solved.png")
+    assert obj["mistakes"] == ["r2c8"] and obj["unclear"] == []
+    assert obj["entries_checked"] == len(ENTRIES)
 
 
 @pytest.mark.usefixtures("unclear_wrong")

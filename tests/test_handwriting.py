@@ -16,6 +16,7 @@ from benchmarks.bench_mixed import mistakes_of
 from scanner.api import (
     INKED,
     MAX_UNCLEAR,
+    NOT_THE_SOLUTION,
     ScanResult,
     _holds_handwriting,
     _in_written_ink,
@@ -448,20 +449,25 @@ def _one_solution_probs(puzzle: list[int]) -> npt.NDArray[np.float64]:
 def test_an_entry_read_in_doubt_against_the_solution_is_no_mistake_but_unclear() -> None:
     puzzle, solution, _ = game(2, 1.0)
     empty = [i for i, v in enumerate(puzzle) if not v]
-    sure_wrong, unsure_right, *unsure_wrong = empty[: 3 + MAX_UNCLEAR]
+    sure_wrong, scrawl, unsure_right, *unsure_wrong = empty[: 4 + MAX_UNCLEAR]
     entries = [0] * 81
     probs = np.zeros((81, 10))
-    cases = [(sure_wrong, solution[sure_wrong] % 9 + 1, 0.95)]
-    cases += [(unsure_right, solution[unsure_right], INKED - 0.1)]
-    cases += [(c, solution[c] % 9 + 1, INKED - 0.1) for c in unsure_wrong]
-    for c, digit, p in cases:
+    # (cell, digit read, its probability, the solution digit's)
+    cases = [(sure_wrong, solution[sure_wrong] % 9 + 1, 0.95, 0.0)]
+    cases += [(scrawl, solution[scrawl] % 9 + 1, INKED - 0.1, NOT_THE_SOLUTION / 2)]
+    cases += [(unsure_right, solution[unsure_right], INKED - 0.1, INKED - 0.1)]
+    cases += [(c, solution[c] % 9 + 1, INKED - 0.1, NOT_THE_SOLUTION) for c in unsure_wrong]
+    for c, digit, p, p_solution in cases:
         entries[c] = digit
         probs[c, digit] = p
-        probs[c, 0] = 1.0 - p
+        probs[c, solution[c]] = p_solution
+        probs[c, 0] = 1.0 - probs[c].sum()
     reading = revise(_one_solution_probs(puzzle))
     assert reading.status == ReadStatus.OK
-    # A wrong digit read with confidence is the person's mistake; one read in doubt may
-    # be the reader's misread: unclear, the page still solved.
+    # A wrong digit read with confidence is the person's mistake, and so is one read in
+    # doubt whose solution digit is ruled out (a scrawl, but not the solution's digit);
+    # one that may be the solution's may be the reader's misread: unclear, the page
+    # still solved.
     some = [e if c not in unsure_wrong[MAX_UNCLEAR:] else 0 for c, e in enumerate(entries)]
     found = _unclear_entries(reading, some, probs)
     assert found == sorted(unsure_wrong[:MAX_UNCLEAR])
