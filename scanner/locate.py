@@ -1002,7 +1002,11 @@ def _fit_lines(
         uk, ub = np.nonzero(~ok)
         if len(uk):
             ukn, uxn = uk / 9.0, (centres[ub] - m) / (9 * c)
-            prior = (_poly_basis(ukn, uxn, 3, deg_x), _poly_basis(ukn, uxn, 3, _PRIOR_DEG) @ low[0])
+            weight = np.sqrt(_UNSEEN_WEIGHT)  # rows scaled by its root: squares weighted
+            prior = (
+                _poly_basis(ukn, uxn, 3, deg_x) * weight,
+                _poly_basis(ukn, uxn, 3, _PRIOR_DEG) @ low[0] * weight,
+            )
     coef, keep = _robust_poly(a, y, c, prior=prior)
     rms = float(np.sqrt(np.mean((a[keep] @ coef - y[keep]) ** 2)))
     return coef, rms
@@ -1016,12 +1020,11 @@ def _robust_poly(
     prior: tuple[FloatArray, FloatArray] | None = None,
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Least-squares coefficients of ``a @ coef = y`` (n, p), refitted without outliers,
-    and which of the n rows were kept. ``prior`` (rows (u, p), values (u,)) joins the fit
-    at ``_UNSEEN_WEIGHT`` and is never dropped."""
+    and which of the n rows were kept. ``prior`` (rows (u, p), values (u,), weighted
+    already) joins every fit and is never dropped."""
     keep = np.ones(len(y), dtype=bool)
     coef: FloatArray = np.zeros(a.shape[1])
-    extra_a = np.zeros((0, a.shape[1])) if prior is None else prior[0] * np.sqrt(_UNSEEN_WEIGHT)
-    extra_y = np.zeros(0) if prior is None else prior[1] * np.sqrt(_UNSEEN_WEIGHT)
+    extra_a, extra_y = prior if prior is not None else (np.zeros((0, a.shape[1])), np.zeros(0))
     for _ in range(3):  # refit without outliers (a digit remnant, a stray line)
         coef = np.asarray(
             np.linalg.lstsq(
