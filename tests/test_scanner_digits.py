@@ -21,7 +21,14 @@ from scanner.digits import (
     synth,
 )
 from scanner.digits import tesseract as tess
-from scanner.digits.cnn import WEIGHTS, CnnEngine, WeightsError
+from scanner.digits.cnn import (
+    HAND_CLASSES,
+    HAND_SMOOTHING,
+    WEIGHTS,
+    CnnEngine,
+    WeightsError,
+    unsmoothed,
+)
 from scanner.digits.preprocess import hand_inputs
 from scanner.errors import MissingDependencyError
 from scanner.reading import (
@@ -131,6 +138,20 @@ def test_hand_inputs_write_every_digit_at_one_size_in_the_middle() -> None:
     assert np.allclose(out[2], hand_inputs(alone)[0])
     assert not np.allclose(out[2], x[2])
     assert np.array_equal(out[3], x[3])  # blank: passed as it is
+
+
+def test_the_hand_readers_smoothing_floor_is_taken_off() -> None:
+    floor = HAND_SMOOTHING / HAND_CLASSES
+    sure = np.full(HAND_CLASSES, floor, dtype=np.float32)
+    sure[6] = 1.0 - floor * (HAND_CLASSES - 1)  # what training teaches for a sure 7
+    torn = np.full(HAND_CLASSES, floor, dtype=np.float32)
+    torn[[0, 6]] = (1.0 - floor * (HAND_CLASSES - 2)) / 2 + np.array([0.1, -0.1])
+    out = unsmoothed(np.stack([sure, torn]))
+    assert np.allclose(out.sum(axis=1), 1.0)
+    # A digit at the floor is ruled out, however sure the rest ...
+    assert out[0, 6] > 0.999 and out[0, :6].max() < 1e-3 and out[1, 1:6].max() < 1e-3
+    # ... and a doubt between two digits stays one, in the same order.
+    assert 0.35 < out[1, 6] < out[1, 0] < 0.65
 
 
 def test_bad_weights_file_is_a_clear_error(tmp_path: Path) -> None:

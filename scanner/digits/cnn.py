@@ -30,7 +30,10 @@ and the hand reader's; the two see the ink differently, and on the held-out mixe
 photos together they misread about a third fewer handwritten digits than the first
 networks alone. The hand reader learns with label smoothing (0.1): trained without, it
 was sure (0.98 and more) of digits a person could not read either, and together they
-told more people that a right entry was wrong.
+told more people that a right entry was wrong. The smoothing's floor (each digit at
+least 0.011) is taken off its reading (``unsmoothed``): the doubt between digits it
+learnt stays, and a digit it rules out is ruled out, so that a wrong entry whose
+solution digit the ink surely is not can be called a mistake (``scanner.api``).
 
 Arrays in ``weights.npz`` (``m`` a member's number, ``k`` a layer's):
 
@@ -63,6 +66,11 @@ HAND_CLASSES = 9  # the hand reader's: digit d is class d - 1
 HAND_READER = "h"  # prefix of the hand reader's arrays (the reader's are "m")
 ROTATED = 10
 HAND_BASE = 10  # handwritten digit d is class HAND_BASE + d
+# The hand reader's label smoothing: it learns to give every digit at least
+# HAND_SMOOTHING / HAND_CLASSES, which its reading takes off again (``unsmoothed``).
+HAND_SMOOTHING = 0.1
+# What a digit the hand reader rules out keeps, so that the geometric mean stays defined.
+_RULED_OUT = 1e-4
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -209,6 +217,20 @@ def digits_and_hands(
     return digit, (digit > 0) & (hand_share(full) > 0.5)
 
 
+def unsmoothed(probs: FloatArray, smoothing: float = HAND_SMOOTHING) -> FloatArray:
+    """The hand reader's probabilities (N, K) without its label smoothing's floor.
+
+    Trained towards ``1 - smoothing`` on the digit and ``smoothing / K`` on every other
+    one, a network sure of a 7 still gives each other digit about 0.011: a 2 it rules out
+    reads as likely as one it faintly suspects. The floor is taken off and the rest
+    rescaled (a digit at or under it is ruled out: ``_RULED_OUT``), so that "surely not
+    a 2" reads as such, as the networks' averaged doubt between digits stays.
+    """
+    k = probs.shape[1]
+    out = np.maximum(probs - smoothing / k, 0.0) + _RULED_OUT
+    return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
 class CnnEngine:
     """Digit reader backed by the bundled CNN weights.
 
@@ -243,7 +265,7 @@ class CnnEngine:
         rows = np.flatnonzero((mass > printed) & (mass + printed >= 0.5))
         if not len(rows):
             return out
-        seen = self.hand.probabilities(hand_inputs(x[rows]))
+        seen = unsmoothed(self.hand.probabilities(hand_inputs(x[rows])))
         both = np.sqrt(written[rows] / mass[rows, None] * seen)
         both /= np.maximum(both.sum(axis=1, keepdims=True), 1e-12)
         read = out.copy()

@@ -58,6 +58,7 @@ from .cnn import (
     HAND_BASE,
     HAND_CLASSES,
     HAND_READER,
+    HAND_SMOOTHING,
     N_CLASSES,
     ROTATED,
     CnnEngine,
@@ -543,7 +544,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             n_classes=HAND_CLASSES,
             width=args.hand_width,
             max_lr=3e-3,
-            smoothing=0.1,  # unsmoothed, it was sure of digits past reading
+            smoothing=HAND_SMOOTHING,  # unsmoothed, it was sure of digits past reading
             warp=True,
         )
         for m in range(args.hand_members)
