@@ -642,7 +642,8 @@ def _scan_grid(
         CellKind.PENCIL if pencil[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)
     ]
     # The person's digits: another ink than the print (decisive), or a written shape.
-    hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
+    in_second_ink = [k == CellKind.ENTRY for k in kinds]
+    hand = np.where(in_second_ink, 1.0, hand * ~pencil)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)
     entry_probs = probs.copy()
     # The grid is read upright, and so is its print: ink that reads as a turned digit
@@ -686,6 +687,17 @@ def _scan_grid(
         twins=copies,
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
     )
+    if reading.status == ReadStatus.MULTIPLE and written.any() and not any(in_second_ink):
+        # A person fills in a proper puzzle. Where the shapes alone tell print from the
+        # person's digits (one ink), printed digits with several solutions beside
+        # written ones are far likelier print taken for handwriting (a blurred or shaken
+        # print) than a newspaper's faulty puzzle: no reading to report as printed.
+        reading.status = ReadStatus.UNREADABLE
+        reading.problem = (
+            "the printed digits as read give a puzzle with several solutions; "
+            "some digits taken for handwriting may be print"
+        )
+        reading.doubtful_cells = [int(c) for c in np.flatnonzero(written)]
     # Glare wipes ink out; it draws none. A digit the network saw in it (its likeliest)
     # that the puzzle's rules keep is read; a glare cell read empty is lost.
     seen = probs[:, 1:].argmax(axis=1) + 1

@@ -306,6 +306,45 @@ def _doubt_the_wrong_entry(monkeypatch: pytest.MonkeyPatch, solution_share: floa
     monkeypatch.setattr(api, "_classify", doubtful)
 
 
+def test_print_taken_for_handwriting_is_no_puzzle_with_several_solutions(
+    photos: tuple[Path, Path, GridGeometry], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fault injection: on the untouched print (one ink), every printed 2 and 7 looks
+    # surely written, as a shaken or blurred print can, the rest surely printed, and
+    # every digit is read surely. The givens left lack two digits, so
+    # they have several solutions; told by shape alone, that is the reader's doubt,
+    # not the newspaper's puzzle: unreadable, naming those cells, never MULTIPLE.
+    import scanner.api as api
+
+    _, plain, _ = photos
+    taken = [c for c, v in enumerate(GIVENS) if v in (2, 7)]
+    left = [0 if c in taken else v for c, v in enumerate(GIVENS)]
+    assert len(solutions(left, limit=2)) == 2
+    printed = [c for c, v in enumerate(GIVENS) if v]
+    given_digits = [GIVENS[c] for c in printed]
+    classify = api._classify
+
+    def written(*args: object, **kwargs: object) -> tuple[object, ...]:
+        probs, hand, sideways, with_hands = classify(*args, **kwargs)  # type: ignore[arg-type]
+        if args[-1] == 0:  # the grid as cut, upright: cells in reading order
+            for read in (probs, with_hands):
+                if read is not None:  # every digit read surely
+                    read[printed] = 0.003
+                    read[printed, given_digits] = 0.973
+            np.minimum(hand, 0.1, out=hand)
+            hand[taken] = 1.0
+        return probs, hand, sideways, with_hands
+
+    monkeypatch.setattr(api, "_classify", written)
+    code, text = run("read", str(plain), "--json")
+    obj = json.loads(text)
+    assert code == ExitCode.UNREADABLE and obj["status"] == "unreadable"
+    assert "some digits taken for handwriting may be print" in obj["problem"]
+    assert set(obj["doubtful"]) == {cell_name(c) for c in taken}
+    code, _ = run("solve", str(plain), "--json")
+    assert code == ExitCode.UNREADABLE
+
+
 @pytest.fixture
 def unclear_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     """The wrong entry read in doubt, and the solution's digit not ruled out (0.05:
