@@ -631,6 +631,8 @@ def _scan_grid(
             maps[busy], reference=None if looks_printed is None else looks_printed[busy]
         )
     marks = pencil[perm]
+    # Entries told by another colour (see rule 4's exception below, after revision).
+    in_other_colour = [k == CellKind.ENTRY for k in kinds]
     # Like a second colour, a lighter ink is decisive (print is never lighter than the
     # person's pencil), but its small marks stay marks.
     kinds = [CellKind.ENTRY if pencil_ink[i] and not marks[i] else k for i, k in enumerate(kinds)]
@@ -642,8 +644,7 @@ def _scan_grid(
         CellKind.PENCIL if pencil[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)
     ]
     # The person's digits: another ink than the print (decisive), or a written shape.
-    in_second_ink = [k == CellKind.ENTRY for k in kinds]
-    hand = np.where(in_second_ink, 1.0, hand * ~pencil)
+    hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)
     entry_probs = probs.copy()
     # The grid is read upright, and so is its print: ink that reads as a turned digit
@@ -687,11 +688,12 @@ def _scan_grid(
         twins=copies,
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
     )
-    if reading.status == ReadStatus.MULTIPLE and written.any() and not any(in_second_ink):
-        # A person fills in a proper puzzle. Where the shapes alone tell print from the
-        # person's digits (one ink), printed digits with several solutions beside
-        # written ones are far likelier print taken for handwriting (a blurred or shaken
-        # print) than a newspaper's faulty puzzle: no reading to report as printed.
+    if reading.status == ReadStatus.MULTIPLE and written.any() and not any(in_other_colour):
+        # A person fills in a proper puzzle. Where no other colour tells print from the
+        # person's digits (their shapes do, or a lighter ink, which shade on a curled
+        # page gives print too), printed digits with several solutions beside written
+        # ones are far likelier print taken for the person's (a blurred, shaken or
+        # shaded print) than a newspaper's faulty puzzle: no reading to report as printed.
         reading.status = ReadStatus.UNREADABLE
         reading.problem = (
             "the printed digits as read give a puzzle with several solutions; "

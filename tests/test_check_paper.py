@@ -306,14 +306,16 @@ def _doubt_the_wrong_entry(monkeypatch: pytest.MonkeyPatch, solution_share: floa
     monkeypatch.setattr(api, "_classify", doubtful)
 
 
+@pytest.mark.parametrize("told_by", ["shape", "lighter ink"])
 def test_print_taken_for_handwriting_is_no_puzzle_with_several_solutions(
-    photos: tuple[Path, Path, GridGeometry], monkeypatch: pytest.MonkeyPatch
+    photos: tuple[Path, Path, GridGeometry], monkeypatch: pytest.MonkeyPatch, told_by: str
 ) -> None:
-    # Fault injection: on the untouched print (one ink), every printed 2 and 7 looks
-    # surely written, as a shaken or blurred print can, the rest surely printed, and
-    # every digit is read surely. The givens left lack two digits, so
-    # they have several solutions; told by shape alone, that is the reader's doubt,
-    # not the newspaper's puzzle: unreadable, naming those cells, never MULTIPLE.
+    # Fault injection: on the untouched print (one colour), every printed 2 and 7 looks
+    # surely written (as a shaken or blurred print can) or lighter than the rest (as
+    # shade on a curled page can make it), the rest surely printed, and every digit is
+    # read surely. The givens left lack two digits, so they have several solutions;
+    # with no other colour to tell, that is the reader's doubt, not the newspaper's
+    # puzzle: unreadable, naming those cells, never MULTIPLE.
     import scanner.api as api
 
     _, plain, _ = photos
@@ -332,10 +334,17 @@ def test_print_taken_for_handwriting_is_no_puzzle_with_several_solutions(
                     read[printed] = 0.003
                     read[printed, given_digits] = 0.973
             np.minimum(hand, 0.1, out=hand)
-            hand[taken] = 1.0
+            if told_by == "shape":
+                hand[taken] = 1.0
         return probs, hand, sideways, with_hands
 
+    def lighter(hand: npt.NDArray[np.float64], peaks: object) -> npt.NDArray[np.bool_]:
+        assert len(hand) == len(printed)  # the inked cells: the givens, in order
+        return np.isin(printed, taken)
+
     monkeypatch.setattr(api, "_classify", written)
+    if told_by == "lighter ink":
+        monkeypatch.setattr(api, "_lighter_written_ink", lighter)
     code, text = run("read", str(plain), "--json")
     obj = json.loads(text)
     assert code == ExitCode.UNREADABLE and obj["status"] == "unreadable"
