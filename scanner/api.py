@@ -123,8 +123,8 @@ ENTRY_ODDS = 10.0
 # whichever digit it is: a scrawl read as a 2 or a 7 (0.55, 0.4) but not the 4 the
 # puzzle needs is a mistake. (On the training half of the mixed photos and 120
 # rendered pages in held-out hands, no right entry read as another digit gave its
-# own digit under 0.035; the hand reader's label smoothing leaves most digits it sees
-# no trace of at 0.005-0.02.)
+# own digit under 0.033, while wrong entries the hand reader rules out, its smoothing
+# floor taken off (``digits.cnn.unsmoothed``), fall to 0.01-0.02 and below.)
 NOT_THE_SOLUTION = 0.02
 # At most this many of the person's entries may be unclear (read under INKED, and a
 # mistake if read so) on a page that is still solved and checked: one or two hard-to-read
@@ -694,12 +694,11 @@ def _scan_grid(
         # page gives print too), printed digits with several solutions beside written
         # ones are far likelier print taken for the person's (a blurred, shaken or
         # shaded print) than a newspaper's faulty puzzle: no reading to report as printed.
-        reading.status = ReadStatus.UNREADABLE
-        reading.problem = (
+        problem = (
             "the printed digits as read give a puzzle with several solutions; "
             "some digits taken for handwriting may be print"
         )
-        reading.doubtful_cells = [int(c) for c in np.flatnonzero(written)]
+        _refuse(reading, problem, [int(c) for c in np.flatnonzero(written)])
     # Glare wipes ink out; it draws none. A digit the network saw in it (its likeliest)
     # that the puzzle's rules keep is read; a glare cell read empty is lost.
     seen = probs[:, 1:].argmax(axis=1) + 1

@@ -998,14 +998,14 @@ def _fit_lines(
     a = _poly_basis(kn, xn, 3, deg_x)
     prior: tuple[FloatArray, FloatArray] | None = None
     if hold_unseen and deg_x > _PRIOR_DEG:
-        low = _robust_poly(_poly_basis(kn, xn, 3, _PRIOR_DEG), y, c)
+        straight, _ = _robust_poly(_poly_basis(kn, xn, 3, _PRIOR_DEG), y, c)
         uk, ub = np.nonzero(~ok)
         if len(uk):
             ukn, uxn = uk / 9.0, (centres[ub] - m) / (9 * c)
             weight = np.sqrt(_UNSEEN_WEIGHT)  # rows scaled by its root: squares weighted
             prior = (
                 _poly_basis(ukn, uxn, 3, deg_x) * weight,
-                _poly_basis(ukn, uxn, 3, _PRIOR_DEG) @ low[0] * weight,
+                _poly_basis(ukn, uxn, 3, _PRIOR_DEG) @ straight * weight,
             )
     coef, keep = _robust_poly(a, y, c, prior=prior)
     rms = float(np.sqrt(np.mean((a[keep] @ coef - y[keep]) ** 2)))
