@@ -86,6 +86,10 @@ _DEG_X = 4  # degree of a line's curve along its length (a bow is not a parabola
 _WAVE = 0.25  # a line seen this close (in cells) to its smooth curve sets its own place
 _WAVY = 0.04  # ... on a page where a tenth of the crossings move that much (cells) ...
 _WAVE_GAIN = 1.02  # ... and that puts 2% more ink under the lattice's lines
+# Not followed at all where the lattice's own measurement saw its crossings lie off its
+# smooth curves by less than this (cells, 90th percentile): through the lattice they
+# then moved at most 0.021 (160 reference photos, 600 stress pages), well under _WAVY.
+_MAYBE_WAVY = 0.5 * _WAVY
 _UNSEEN_WEIGHT = 0.25  # pull of a straight line where a box line was not seen ...
 _PRIOR_DEG = 1  # ... (_fit_lines: its degree along the line)
 # Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
@@ -840,11 +844,12 @@ def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> Floa
     vertical ones (bands split its rows). Band 0 is the cell just before the grid,
     bands 1-9 its cells, band 10 the cell just after it.
     """
-    edges = m + c * np.arange(-1, 10)
+    # Band b covers m + (b - 1) * c to m + b * c; integer sums (exact in any order).
     if vertical:
-        prof = np.add.reduceat(lines[: m + 10 * c], edges, axis=0, dtype=np.float64).T
+        bands = lines[m - c : m + 10 * c].reshape(11, c, -1).sum(axis=1, dtype=np.int32).T
     else:
-        prof = np.add.reduceat(lines[:, : m + 10 * c], edges, axis=1, dtype=np.float64)
+        bands = lines[:, m - c : m + 10 * c].reshape(len(lines), 11, c).sum(axis=2, dtype=np.int32)
+    prof = bands.astype(np.float64)
     # Light smoothing across the line stabilises the sub-pixel peak.
     return np.asarray(cv2.GaussianBlur(prof, (1, 3), 0), dtype=np.float64)
 
@@ -957,9 +962,12 @@ def _consistent(pos: FloatArray, ok: npt.NDArray[np.bool_], tol: float) -> npt.N
 
 
 def _poly_basis(k: FloatArray, x: FloatArray, deg_k: int, deg_x: int) -> FloatArray:
-    """Design matrix of the bivariate polynomial in line index ``k`` and position ``x``."""
-    cols = [k**a * x**b for a in range(deg_k + 1) for b in range(deg_x + 1)]
-    return np.stack(cols, axis=-1)
+    """Design matrix (n, (deg_k + 1) * (deg_x + 1)) of the bivariate polynomial in line
+    index ``k`` (n,) and position ``x`` (n,): column ``a * (deg_x + 1) + b`` is
+    ``k**a * x**b``."""
+    k_pow = np.stack([k**a for a in range(deg_k + 1)], axis=-1)
+    x_pow = np.stack([x**b for b in range(deg_x + 1)], axis=-1)
+    return (k_pow[:, :, None] * x_pow[:, None, :]).reshape(len(k), -1)
 
 
 def _fit_lines(
@@ -1085,6 +1093,17 @@ def _square_maps(lattice: FloatArray, c: int, m: int, size: int) -> npt.NDArray[
     return np.asarray(np.einsum("ai,ibd->abd", w, half_map), dtype=np.float32)
 
 
+class _Measurement(NamedTuple):
+    """What :func:`_measure` saw through a lattice."""
+
+    lattice: FloatArray  # (10, 10, 2), re-measured, in the image's pixels
+    share: float  # of (line, band) detections that fit (the lesser of the two directions)
+    shift: tuple[int, int]  # whole cells (rows, columns) the lattice should move
+    # How far the lines' crossings lie off the smooth model (cells, 90th percentile over
+    # the crossings; 0 on a first pass): what following the waves would move them.
+    waviness: float
+
+
 def _measure(
     small: UInt8Array,
     lattice: FloatArray,
@@ -1093,7 +1112,7 @@ def _measure(
     first_pass: bool,
     mode: _Mode = _PLAIN,
     follow_waves: bool = False,
-) -> tuple[FloatArray, float, tuple[int, int]] | None:
+) -> _Measurement | None:
     """Unwarp the grid through ``lattice`` (10, 10, 2) to a square and re-measure it.
 
     The square has line ``k`` at ``m + k * c`` when the lattice is right; the measured
@@ -1103,14 +1122,12 @@ def _measure(
 
     Returns
     -------
-    lattice : (10, 10, 2) array
-        The re-measured lattice in ``small``'s pixels.
-    share : float
-        Share of (line, band) detections that fit (the lesser of the two directions).
-    shift : (int, int)
-        Whole cells (rows, columns) the lattice should move: a full line just beyond
-        one outer line while the opposite outer line is missing means the comb is off by
-        one (it matched 9 grid lines and a blank).
+    _Measurement or None
+        The re-measured lattice in ``small``'s pixels, its share, its shift and its
+        waviness; None where too few lines were seen. A shift is the whole cells the
+        lattice should move: a full line just beyond one outer line while the opposite
+        outer line is missing means the comb is off by one (it matched 9 grid lines and
+        a blank).
     """
     m = round(1.5 * c)  # room to look at the lines just outside the grid
     size = 9 * c + 2 * m
@@ -1124,12 +1141,7 @@ def _measure(
     h, w = small.shape
     if maps.min() < 0 or maps[:, :, 0].max() > w - 1 or maps[:, :, 1].max() > h - 1:
         # Outside the photo there is nothing to see: no line may be found there.
-        inside = (
-            (maps[:, :, 0] >= -0.5)
-            & (maps[:, :, 0] <= w - 0.5)
-            & (maps[:, :, 1] >= -0.5)
-            & (maps[:, :, 1] <= h - 0.5)
-        )
+        inside = cv2.inRange(maps, (-0.5, -0.5), (w - 0.5, h - 0.5)) > 0
     else:
         inside = None
     hor, ver = _line_maps(sq, c, broken=mode.broken)
@@ -1191,7 +1203,7 @@ def _measure(
         # the grid rarely line up with the grid's own lines).
         kk, xx = np.meshgrid(np.arange(10.0), centres, indexing="ij")
         model = _eval_lines(fit[0], kk.ravel(), xx.ravel(), c, m, deg).reshape(10, 11)
-        if follow_waves:
+        if not first_pass:
             # What the smooth model misses, line by line: crumpled paper waves faster
             # than any low-degree curve. Detections near the model are kept as offsets.
             offset = pos[1:11] - model
@@ -1206,16 +1218,19 @@ def _measure(
             shift[other] = -1
     coef_h, coef_v = coefs
     ii, jj = np.meshgrid(np.arange(10.0), np.arange(10.0), indexing="ij")
+    waviness = 0.0
     if wave[0] is not None and wave[1] is not None:
-        # Line j runs between cells j-1 and j: the offsets seen in the bands either side,
-        # added to the lattice as it came (this measurement's smooth model may differ
-        # from the one it converged to, most at a corner with little to see).
-        moved = _lattice_at(
-            lattice,
-            jj.ravel() + _crossing_offsets(wave[1]).T.ravel() / c,
-            ii.ravel() + _crossing_offsets(wave[0]).ravel() / c,
-        )
-        return moved.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
+        # Line j runs between cells j-1 and j: the offsets seen in the bands either side.
+        across = _crossing_offsets(wave[1]).T.ravel() / c  # vertical lines: along x
+        down = _crossing_offsets(wave[0]).ravel() / c
+        waviness = float(np.percentile(np.hypot(across, down), 90))
+        if follow_waves:
+            # Added to the lattice as it came (this measurement's smooth model may differ
+            # from the one it converged to, most at a corner with little to see).
+            moved = _lattice_at(lattice, jj.ravel() + across, ii.ravel() + down)
+            return _Measurement(
+                moved.reshape(10, 10, 2), min(shares), (shift[0], shift[1]), waviness
+            )
     # Intersections: y on horizontal line i at x, x on vertical line j at y; iterate.
     xs = m + c * jj.ravel()
     ys = m + c * ii.ravel()
@@ -1227,7 +1242,7 @@ def _measure(
     if not np.all(np.isfinite(drift)) or drift.max() > 1.5 * c:
         return None  # a wild fit (too few lines seen): not a measurement
     pts = _lattice_at(lattice, (xs - m) / c, (ys - m) / c)
-    return pts.reshape(10, 10, 2), min(shares), (shift[0], shift[1])
+    return _Measurement(pts.reshape(10, 10, 2), min(shares), (shift[0], shift[1]), waviness)
 
 
 def _ink_on_lines(gray: UInt8Array, lattice: FloatArray) -> float:
@@ -1280,33 +1295,35 @@ def _refine(
     become straight. Returns the lattice, its share and the last suggested shift.
     """
     lat, share, shift = flat, 0.0, (0, 0)
-    rounds: list[tuple[float, FloatArray, float, tuple[int, int]]] = []
+    rounds: list[tuple[float, _Measurement]] = []
     for _ in range(_MAX_ROUNDS):
         nxt = _measure(small, lat, c, first_pass=False, mode=mode)
-        if nxt is None or nxt[1] < _REFINE_MIN_SCORE:
+        if nxt is None or nxt.share < _REFINE_MIN_SCORE:
             break
-        moved = float(np.max(np.linalg.norm(nxt[0] - lat, axis=2)))
-        lat, share, shift = nxt
-        rounds.append((_ink_on_lines(small, lat), lat, share, shift))
+        moved = float(np.max(np.linalg.norm(nxt.lattice - lat, axis=2)))
+        lat, share, shift = nxt.lattice, nxt.share, nxt.shift
+        rounds.append((_ink_on_lines(small, lat), nxt))
         if moved < 0.03 * cell:
             break
+    waviness = 0.0
     if rounds:
         # Re-measuring through its own lattice can drift at an edge, a little more each
         # round (on crumpled paper a digit's stroke beside the frame is taken for the
         # wavy line): of the rounds, the lattice whose lines lie on the most ink.
-        _, lat, share, shift = max(rounds, key=lambda r: r[0])
-    if share >= _REFINE_MIN_SCORE and not mode.boxes:
+        chosen = max(rounds, key=lambda r: r[0])[1]
+        lat, share, shift, waviness = chosen
+    if share >= _REFINE_MIN_SCORE and not mode.boxes and waviness >= _MAYBE_WAVY:
         # Kept only on a wavy page (a tenth of the crossings move by _WAVY or more; a
         # flat one keeps its smooth lattice) and where its lines lie on more ink: on a
         # screen's moire or faint thin lines the offsets are noise.
         waved = _measure(small, lat, c, first_pass=False, mode=mode, follow_waves=True)
         if (
             waved is not None
-            and waved[1] >= _REFINE_MIN_SCORE
-            and np.percentile(np.linalg.norm(waved[0] - lat, axis=2), 90) >= _WAVY * cell
-            and _ink_on_lines(small, waved[0]) > _WAVE_GAIN * _ink_on_lines(small, lat)
+            and waved.share >= _REFINE_MIN_SCORE
+            and np.percentile(np.linalg.norm(waved.lattice - lat, axis=2), 90) >= _WAVY * cell
+            and _ink_on_lines(small, waved.lattice) > _WAVE_GAIN * _ink_on_lines(small, lat)
         ):
-            lat = waved[0]
+            lat = waved.lattice
     return lat, share, shift
 
 
@@ -1425,13 +1442,13 @@ def _fit_grid(
     c = int(np.clip(round(cell), 24, 40))
     start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
     first = _measure(small, start, c, first_pass=True, mode=mode)
-    if first is None or first[1] < _COMB_MIN_SCORE:
+    if first is None or first.share < _COMB_MIN_SCORE:
         return None
-    flat = _flat_lattice(first[0])
+    flat = _flat_lattice(first.lattice)
     if flat is None:
         return None
-    if first[2] != (0, 0):
-        moved = _flat_lattice(_shifted(flat, *first[2]))
+    if first.shift != (0, 0):
+        moved = _flat_lattice(_shifted(flat, *first.shift))
         flat = flat if moved is None else moved
     lat, share, shift = _refine(small, flat, c, cell, mode=mode)
     if shift != (0, 0):
@@ -1445,5 +1462,5 @@ def _fit_grid(
                 flat, lat, share = moved_flat, lat2, share2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
     if share < _REFINE_MIN_SCORE or float(np.max(np.linalg.norm(lat - flat, axis=2))) > cell:
-        return flat, False, 0.8 * max(first[1], share)
+        return flat, False, 0.8 * max(first.share, share)
     return lat, True, share

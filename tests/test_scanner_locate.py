@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageOps
 
+from scanner import locate as locate_module
 from scanner.api import read_photo
 from scanner.cells import extract_cells, extract_colour_cells
 from scanner.errors import NoGridError
@@ -421,6 +422,27 @@ def test_the_lattice_follows_crumpled_paper(seed: int) -> None:
     error = np.linalg.norm(geometry.lattice * scale - truth, axis=2) / cell
     assert np.median(error) < 0.05
     assert np.percentile(error, 90) < 0.2
+
+
+@pytest.mark.parametrize(
+    ("style", "wavy"), [("classic", False), ("perspective", False), ("crumpled", True)]
+)
+def test_waves_are_followed_only_where_the_lattice_saw_them(
+    style: str, wavy: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Following the waves is one more measurement: a flat or tilted page, whose lines
+    # lie on the lattice's smooth curves, is spared it; crumpled paper is not.
+    followed: list[bool] = []
+    measure = locate_module._measure
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        followed.append(bool(kwargs.get("follow_waves", False)))
+        return measure(*args, **kwargs)
+
+    monkeypatch.setattr(locate_module, "_measure", counting)
+    page = render_stress_page(GIVENS, style=STRESS_STYLES[style], seed=0)
+    locate_grid(_gray(page.image))
+    assert any(followed) == wavy
 
 
 def _bench_page(style: str, seed: int, font: str) -> StressPage:

@@ -252,7 +252,7 @@ def ink_strokes(ink: FloatArray, *, threshold: float = 0.35) -> list[tuple[int, 
     binary[:2] = binary[-2:] = 0
     binary[:, :2] = binary[:, -2:] = 0
     n, _, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    return [tuple(int(v) for v in stats[k]) for k in range(1, n)]
+    return [tuple(row) for row in stats[1:n].tolist()]
 
 
 def main_blob(ink: FloatArray, *, threshold: float = 0.35) -> InkBlob | None:
