@@ -381,8 +381,9 @@ class Kinds:
         and such a digit may as well be the player's (empty when the inks are apart;
         one well on an entry ink's side of the line between the inks is an ENTRY, see
         ``_way_to_entry``);
-        and GIVEN cells of a lone odd ink (off the givens' group, but nearer its median
-        than any other ink off it, within ``_LONE_INK``).
+        and GIVEN cells of a lone odd ink (off the givens' group but within
+        ``_LONE_INK`` of its median, and nearer it than any other ink off it, or
+        ``COLOUR_SPLIT`` or more from every such ink).
     """
 
     kinds: list[CellKind]
@@ -436,14 +437,17 @@ def cell_kinds(
         return Kinds(kinds)
     reference = None if sure is None else np.asarray(sure, dtype=bool)[printed]
     given, dist = _given_group(colours, reference)
-    # An ink off the givens' group yet nearer its median than any other ink off it is
-    # no second ink but maybe one odd print (moire over one digit of a photographed
-    # screen): a given in doubt. A player's entries come in one or two inks, each
-    # mostly repeated; a single entry that near the print is refused with it.
+    # An ink off the givens' group yet nearer its median than any other ink off it, or
+    # like no other ink off it (a third ink, used once), is no second ink but maybe one
+    # odd print (moire over one digit of a photographed screen): a given in doubt. A
+    # player's entries come in one or two inks, each mostly repeated; a single entry
+    # that near the print is refused with it.
     between = np.linalg.norm(colours[:, None] - colours[None], axis=2)  # (N, N) a*b*
     apart = np.where(given[None, :], np.inf, between)  # to the inks off the group ...
     np.fill_diagonal(apart, np.inf)  # ... other than itself
-    lone = ~given & (dist < _LONE_INK) & (apart.min(axis=1) > dist)
+    nearest_other = apart.min(axis=1)
+    alone = (nearest_other > dist) | (nearest_other >= COLOUR_SPLIT)
+    lone = ~given & (dist < _LONE_INK) & alone
     given = given | lone
     others = [i for i, g in zip(printed, given, strict=True) if not g]
     if not others:
