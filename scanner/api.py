@@ -626,11 +626,14 @@ def _scan_grid(
     busy = np.flatnonzero(digit)
     pencil = np.zeros(81, dtype=bool)
     short = np.zeros(81, dtype=bool)  # ink shorter than print
+    torn = np.zeros(81, dtype=bool)  # marks only for a flat stroke: maybe a broken digit
     if len(busy):
-        pencil[busy], short[busy] = pencil_and_short(
+        pencil[busy], short[busy], torn[busy] = pencil_and_short(
             maps[busy], reference=None if looks_printed is None else looks_printed[busy]
         )
-    marks = pencil[perm]
+    # A digit that blur broke into its flat top and the rest is the digit the network
+    # surely reads there, no pair of candidates.
+    marks = pencil[perm] & ~(torn[perm] & (probs[:, 1:].max(axis=1) >= CONFIDENT))
     # Entries told by another colour (see rule 4's exception below, after revision).
     in_other_colour = [k == CellKind.ENTRY for k in kinds]
     # Like a second colour, a lighter ink is decisive (print is never lighter than the

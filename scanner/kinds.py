@@ -262,14 +262,17 @@ def pencil_like(
 
 def pencil_and_short(
     ink: npt.NDArray[np.float32], *, reference: npt.NDArray[np.bool_] | None = None
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-    """:func:`pencil_like`, and which cells (N,) hold ink shorter than print: under
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """:func:`pencil_like`; which cells (N,) hold ink shorter than print: under
     ``_SEVERAL_SHARE`` of the typical digit's height, wherever it lies (a lone
     candidate in the middle of its cell, which no rule calls pencil; an app's are
-    half a given's height, a printed font's lining digits one)."""
+    half a given's height, a printed font's lining digits one); and which of the marks
+    are so only for a flat stroke (wider than tall) beside another: no small digit, but
+    maybe a 7's or a 5's top that blur or a thin print broke off the rest."""
     n, size, _ = ink.shape
     tallest = np.zeros(n)
     marks = np.zeros(n, dtype=bool)
+    torn = np.zeros(n, dtype=bool)
     found: list[list[tuple[int, int, int, int]]] = []  # (h, x, y, w) of each stroke
     for i in range(n):
         strokes = []
@@ -280,7 +283,7 @@ def pencil_and_short(
         found.append(strokes)
         tallest[i] = max((s[0] for s in strokes), default=0)
     if not tallest.any():
-        return marks, marks.copy()
+        return marks, marks.copy(), torn
     few = reference is None or reference.sum() < MIN_REFERENCE
     measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
@@ -292,10 +295,13 @@ def pencil_and_short(
         alike = [s for s in strokes if s[0] >= 0.5 * h]
         if tallest[i] < PENCIL_SHARE * typical:
             cx, cy = (x + w / 2) / size, (y + h / 2) / size
-            marks[i] = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE or len(alike) >= 2
+            off_centre = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE
+            marks[i] = off_centre or len(alike) >= 2
+            upright = [s for s in alike if s[0] >= s[3]]
+            torn[i] = marks[i] and not off_centre and len(upright) < 2
         else:
             marks[i] = _apart(alike, _MARK_GAP * size)
-    return marks, short
+    return marks, short, torn
 
 
 def _apart(strokes: list[tuple[int, int, int, int]], gap: float) -> bool:

@@ -38,6 +38,7 @@ from scanner.kinds import (
     STRANGER_LIKENESS,
     TWIN_LIKENESS,
     CellKind,
+    pencil_and_short,
     pencil_like,
     print_likeness,
     print_twins,
@@ -498,17 +499,40 @@ def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() ->
     assert _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares) is None
 
 
+def _beside_nine_prints(*cells: list[tuple[int, int, int, int]]) -> npt.NDArray[np.float32]:
+    """Ink maps (9 + len(cells), 64, 64): nine prints 26 px tall in the middle of their
+    cells, then one cell per entry of ``cells``, inked in its rectangles (top, bottom,
+    left, right)."""
+    ink = np.zeros((9 + len(cells), 64, 64), dtype=np.float32)
+    ink[:9, 19:45, 26:40] = 1.0
+    for k, rectangles in enumerate(cells):
+        for top, bottom, left, right in rectangles:
+            ink[9 + k, top:bottom, left:right] = 1.0
+    return ink
+
+
+def test_marks_only_for_a_flat_stroke_are_told_as_torn() -> None:
+    # Ink maps: nine prints 26 px tall, then a 7 that motion blur broke in two (bench
+    # stress motion-blur 728: its bar 19 x 6 px, a gap of 8, its stem 11 x 10), and two
+    # candidates one above the other, as far apart but both taller than wide. Both look
+    # like marks; only the first is so for a flat stroke, no small digit: the reader
+    # then takes the digit it surely reads there (tests/test_reader_styles.py).
+    ink = _beside_nine_prints(
+        [(20, 26, 22, 41), (34, 44, 25, 36)], [(14, 26, 28, 36), (34, 44, 28, 36)]
+    )
+    marks, _, torn = pencil_and_short(ink)
+    assert marks.tolist() == [False] * 9 + [True, True]
+    assert torn.tolist() == [False] * 9 + [True, False]
+
+
 def test_candidates_fattened_to_near_print_size_are_marks_but_a_shaken_print_is_not() -> None:
     # Ink maps: nine prints 26 px tall in the middle of their cells, then an app's two
     # candidates (top middle, middle right) that a screen's blur made 18 and 14 px tall,
     # a print doubled by camera shake (two strokes 18 px tall, 3 px apart) and a print
     # beside a stray mark.
-    ink = np.zeros((12, 64, 64), dtype=np.float32)
-    ink[:9, 19:45, 26:40] = 1.0
-    ink[9, 4:22, 26:37] = 1.0
-    ink[9, 25:39, 48:58] = 1.0
-    ink[10, 19:37, 20:30] = 1.0
-    ink[10, 22:40, 33:43] = 1.0
-    ink[11, 19:45, 26:40] = 1.0
-    ink[11, 4:18, 48:58] = 1.0
+    ink = _beside_nine_prints(
+        [(4, 22, 26, 37), (25, 39, 48, 58)],
+        [(19, 37, 20, 30), (22, 40, 33, 43)],
+        [(19, 45, 26, 40), (4, 18, 48, 58)],
+    )
     assert pencil_like(ink).tolist() == [False] * 9 + [True, False, False]

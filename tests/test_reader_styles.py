@@ -218,6 +218,15 @@ def test_a_given_tinted_like_no_other_ink_is_no_entry() -> None:
         assert scan.status == ReadStatus.UNREADABLE and r7c1 in scan.doubtful_cells
 
 
+def test_a_print_broken_by_blur_into_its_top_and_the_rest_is_no_pencil_mark() -> None:
+    # Page 728 of bench_stress's motion-blur: the blur breaks the printed 7 in r3c4 into
+    # its bar and its stem, two short strokes that the pencil test took for two
+    # candidates: "empty" led, and the puzzle without the 7 has the page's one solution
+    # (a confident reading of another puzzle). The bar is no small digit, and the
+    # network surely reads a 7 there.
+    _reads_right(_stress_page("motion-blur", 728, "Linux Libertine"))
+
+
 def test_a_page_smeared_by_camera_shake_is_read_through_its_deconvolution(monkeypatch) -> None:
     import scanner.api as api
 
