@@ -88,7 +88,7 @@ _WAVY = 0.04  # ... on a page where a tenth of the crossings move that much (cel
 _WAVE_GAIN = 1.02  # ... and that puts 2% more ink under the lattice's lines
 # Not followed at all where the lattice's own measurement saw its crossings lie off its
 # smooth curves by less than this (cells, 90th percentile): through the lattice they
-# then moved at most 0.021 (160 reference photos, 600 stress pages), well under _WAVY.
+# then moved at most 0.0203 (160 reference photos, stress seeds 0-19), half _WAVY.
 _MAYBE_WAVY = 0.5 * _WAVY
 _UNSEEN_WEIGHT = 0.25  # pull of a straight line where a box line was not seen ...
 _PRIOR_DEG = 1  # ... (_fit_lines: its degree along the line)
@@ -1100,7 +1100,8 @@ class _Measurement(NamedTuple):
     share: float  # of (line, band) detections that fit (the lesser of the two directions)
     shift: tuple[int, int]  # whole cells (rows, columns) the lattice should move
     # How far the lines' crossings lie off the smooth model (cells, 90th percentile over
-    # the crossings; 0 on a first pass): what following the waves would move them.
+    # the crossings; 0 on a first pass and at the box lines alone): what following the
+    # waves would move them.
     waviness: float
 
 
