@@ -19,8 +19,8 @@ from scanner.api import (
     NOT_THE_SOLUTION,
     ScanResult,
     _holds_handwriting,
-    _in_written_ink,
     _inks_by_shape,
+    _inks_by_strength,
     _lighter_written_ink,
     _unclear_entries,
     read_photo,
@@ -167,14 +167,24 @@ def test_a_neat_written_digit_in_the_pens_ink_is_the_persons() -> None:
     shares = np.concatenate([[0.05] * 25, [0.97] * 29, [0.09]])  # the last: the neat 4
     peaks = np.concatenate([print_peaks, pen_peaks])
     digit = np.ones(55, dtype=bool)
-    assert np.flatnonzero(_in_written_ink(shares, peaks, digit)).tolist() == [54]
+    assert np.flatnonzero(_inks_by_strength(shares, peaks, digit)[0]).tolist() == [54]
     # A printed digit a little darker than the others is no pen.
     darker = peaks.copy()
     darker[54] = 0.45
-    assert not _in_written_ink(shares, darker, digit).any()
+    assert not _inks_by_strength(shares, darker, digit)[0].any()
+    # The mirror: a print whose shape leans written (a low-resolution 8, share 0.6) in
+    # the print's strength is in the print's ink; a sure written shape there is not.
+    leaning = shares.copy()
+    leaning[54] = 0.6
+    at_print = peaks.copy()
+    at_print[54] = float(np.median(print_peaks))
+    pen, print_ink = _inks_by_strength(leaning, at_print, digit)
+    assert not pen.any() and np.flatnonzero(print_ink).tolist() == [54]
+    leaning[54] = 0.95
+    assert not _inks_by_strength(leaning, at_print, digit)[1].any()
     # Where pen and print are about as strong, strength tells nothing.
     alike = np.concatenate([rng.uniform(0.7, 0.9, 25), pen_peaks])
-    assert not _in_written_ink(shares, alike, digit).any()
+    assert not any(ink.any() for ink in _inks_by_strength(shares, alike, digit))
 
 
 def test_a_neat_written_digit_on_a_page_printed_in_red_is_the_persons() -> None:
