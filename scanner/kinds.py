@@ -18,7 +18,8 @@ entry's than the givens' (the colour fringes of a photographed screen) is named 
 doubt, unless it lies well on the side of an entry ink used more than once (as seen,
 or at full strength: a thin entry is paler than a thick one; and neither view puts it
 on the givens' half of the way), as is a lone ink off the givens' group that no other
-ink resembles more.
+ink resembles more, or one off it but near it that lies on the givens' half of the way
+in both views.
 """
 
 from __future__ import annotations
@@ -389,7 +390,9 @@ class Kinds:
         ``_way_to_entry``);
         and GIVEN cells of a lone odd ink (off the givens' group but within
         ``_LONE_INK`` of its median, and nearer it than any other ink off it, or
-        ``COLOUR_SPLIT`` or more from every such ink).
+        ``COLOUR_SPLIT`` or more from every such ink), or of an ink off the group but
+        within ``_LONE_INK`` that lies on the givens' half of the way to the entry ink
+        it is nearest, as seen and at full strength (``_way_to_entry``).
     """
 
     kinds: list[CellKind]
@@ -480,6 +483,11 @@ def cell_kinds(
     # (the entries surely read as digits, where there are such, place the other ink).
     nearest = between[:, other_ink].min(axis=1)
     between_inks = given & ~lone & (nearest < dist)
+    # The mirror: an ink off the givens' group but near it (a given tinted by moire,
+    # beside a washed-out entry that keeps it from being a lone ink) that lies on the
+    # givens' half of the way to the entry ink it is nearest, in both views, is no
+    # surer the player's than a given: a given in doubt.
+    near_print = ~given & (dist < _LONE_INK)
     # ... and one on an entry ink's side of that line, as seen or at full strength, is
     # an entry (a thin entry is paler as seen than its ink; at full strength a thin
     # given's fringes grow too, so it settles only an ink already in doubt), unless the
@@ -487,18 +495,25 @@ def cell_kinds(
     # toward an entry ink in one view only, and a given read as an entry is another
     # puzzle, one that may still have the page's solution.
     entry_side = np.zeros(len(colours), dtype=bool)
-    if between_inks.any():
+    givens_side = np.zeros(len(colours), dtype=bool)
+    if between_inks.any() or near_print.any():
         undiluted = _ink_colours(digit_cells, masks, full_strength=True)
         seen, full = (
             _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
         )
         entry_side = (np.fmax(seen, full) >= _ENTRY_SIDE) & (np.fmin(seen, full) >= _GIVENS_SIDE)
+        with np.errstate(invalid="ignore"):
+            givens_side = near_print & (np.fmax(seen, full) < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
+    for k in np.flatnonzero(givens_side):
+        kinds[printed[k]] = CellKind.GIVEN
     in_doubt = [
         i
-        for i, b, e, odd in zip(printed, between_inks, entry_side, lone, strict=True)
-        if odd or (b and not e)
+        for i, b, e, odd, g in zip(
+            printed, between_inks, entry_side, lone, givens_side, strict=True
+        )
+        if odd or g or (b and not e)
     ]
     return Kinds(kinds, in_doubt=in_doubt)
 
@@ -511,30 +526,30 @@ def _way_to_entry(
 ) -> FloatArray:
     """How far (N,) each ink (N, 2) lies along the way from the givens to an entry ink.
 
-    0 at the givens' median, 1 at the entry ink's, NaN where the nearest entry is an
-    ink used only once.
+        0 at the givens' median, 1 at the entry ink's, NaN where the nearest entry is an
+        ink used only once.
 
-    The way runs from the median of the ``given`` inks to the median of the ``entry``
-    inks within ``COLOUR_SPLIT`` of the ink's nearest entry, at least two of them (an
-    ink the player used more than once; ``between`` holds the inks' a*b* distances).
-    A photographed screen scatters each ink's colour across the line between the two
-    (moire tints the givens, washes the entries out): along it they stay apart where
-    the plain distance, blurred by the scatter across it, does not. ``colours`` may be
-    the inks as seen or at full strength (``_ink_colours``); ``between`` groups them.
+        The way runs from the median of the ``given`` inks to the median of the ``entry``
+        inks within ``COLOUR_SPLIT`` of the ink's nearest entry, at least two of them (an
+        ink the player used more than once; ``between`` holds the inks' a*b* distances), an
+    entry ink itself left out of its own way.
+        A photographed screen scatters each ink's colour across the line between the two
+        (moire tints the givens, washes the entries out): along it they stay apart where
+        the plain distance, blurred by the scatter across it, does not. ``colours`` may be
+        the inks as seen or at full strength (``_ink_colours``); ``between`` groups them.
     """
     out = np.full(len(colours), np.nan)
     entries = np.flatnonzero(entry)
     if len(entries) < 2:
         return out
     centre = np.median(colours[given], axis=0)
-    # The way toward each entry's ink, measured once (None: an ink used only once).
-    ways: list[FloatArray | None] = []
-    for e in entries:
-        group = entries[between[e, entries] < COLOUR_SPLIT]
-        ways.append(np.median(colours[group], axis=0) - centre if len(group) >= 2 else None)
-    for k, near in enumerate(np.argmin(between[:, entries], axis=1)):
-        way = ways[near]
-        if way is not None and float(way @ way) > 0:
+    for k in range(len(colours)):
+        # An entry ink's own way leaves it out: alone, it would lead the way to itself.
+        others = entries[entries != k]
+        near = others[np.argmin(between[k, others])]
+        group = others[between[near, others] < COLOUR_SPLIT]
+        way = np.median(colours[group], axis=0) - centre
+        if len(group) >= 2 and float(way @ way) > 0:
             out[k] = float((colours[k] - centre) @ way) / float(way @ way)
     return out
 

@@ -218,6 +218,20 @@ def test_a_given_tinted_like_no_other_ink_is_no_entry() -> None:
         assert scan.status == ReadStatus.UNREADABLE and r7c1 in scan.doubtful_cells
 
 
+def test_a_given_tinted_partway_to_the_entries_beside_a_washed_out_entry_is_no_entry() -> None:
+    # Page 815 of bench_stress's screen-photo-dark: moire tints the printed 7 in r3c2
+    # 20 (a*b*) from the givens' median, off their group, and a washed-out blue entry
+    # 13 from it keeps it from being a lone ink; yet it lies at 0.4 of the way from the
+    # givens to the blue, on the givens' half. Taken as an entry, the givens without it
+    # had the page's one solution: a confident reading of another puzzle. Now it is a
+    # given in doubt, and the page is refused (the reading kept takes two more tinted
+    # givens for entries too, which leaves several solutions).
+    page = _stress_page("screen-photo-dark", 815, "League Spartan")
+    scan = read_photo(page.image)
+    assert scan.status in (ReadStatus.OK, ReadStatus.UNREADABLE)
+    assert scan.status == ReadStatus.UNREADABLE or scan.givens == page.givens
+
+
 def test_a_print_broken_by_blur_into_its_top_and_the_rest_is_no_pencil_mark() -> None:
     # Page 728 of bench_stress's motion-blur: the blur breaks the printed 7 in r3c4 into
     # its bar and its stem, two short strokes that the pencil test took for two
