@@ -526,17 +526,17 @@ def _way_to_entry(
 ) -> FloatArray:
     """How far (N,) each ink (N, 2) lies along the way from the givens to an entry ink.
 
-        0 at the givens' median, 1 at the entry ink's, NaN where the nearest entry is an
-        ink used only once.
+    0 at the givens' median, 1 at the entry ink's, NaN where the nearest entry is an
+    ink used only once.
 
-        The way runs from the median of the ``given`` inks to the median of the ``entry``
-        inks within ``COLOUR_SPLIT`` of the ink's nearest entry, at least two of them (an
-        ink the player used more than once; ``between`` holds the inks' a*b* distances), an
-    entry ink itself left out of its own way.
-        A photographed screen scatters each ink's colour across the line between the two
-        (moire tints the givens, washes the entries out): along it they stay apart where
-        the plain distance, blurred by the scatter across it, does not. ``colours`` may be
-        the inks as seen or at full strength (``_ink_colours``); ``between`` groups them.
+    The way runs from the median of the ``given`` inks to the median of the ``entry``
+    inks within ``COLOUR_SPLIT`` of the ink's nearest entry, at least two of them (an
+    ink the player used more than once; ``between`` holds the inks' a*b* distances); an
+    entry ink is left out of its own way. A photographed screen scatters each ink's
+    colour across the line between the two (moire tints the givens, washes the entries
+    out): along it they stay apart where the plain distance, blurred by the scatter
+    across it, does not. ``colours`` may be the inks as seen or at full strength
+    (``_ink_colours``); ``between`` groups them.
     """
     out = np.full(len(colours), np.nan)
     entries = np.flatnonzero(entry)
