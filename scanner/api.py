@@ -23,8 +23,8 @@ from solver.steps import cells_text
 from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
-from .digits.cnn import ROTATED, CnnEngine, fold_rotated, hand_share
-from .digits.preprocess import against_reference, faint_ink, ink_maps_gains_peaks
+from .digits.cnn import OWN_STRENGTH_SHARE, ROTATED, CnnEngine, fold_rotated, hand_share
+from .digits.preprocess import against_reference, blank, faint_ink, ink_maps_gains_peaks
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry
 from .kinds import (
@@ -714,6 +714,11 @@ def _scan_grid(
         reading.status = ReadStatus.UNREADABLE
         reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
         reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
+    if reading.solution is not None:
+        # Cells blank at the grid's ink strength read at their own alone (see
+        # OWN_STRENGTH_SHARE): "empty" keeps the rest.
+        own_only = blank(maps)[perm] & (entry_probs[:, 0] < 1.0)
+        _keep_faint_givens(reading, entry_probs, own_only & ~(written | pencil | glare))
     if reading.solution is not None and handwritten_page:
         _keep_inked_givens(reading, entry_probs, written | pencil | glare)
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
@@ -902,6 +907,36 @@ def _inks_by_shape(
         elif shares[i] >= HAND_SURE:
             out[i] = CellKind.ENTRY
     return out
+
+
+def _keep_faint_givens(
+    reading: Reading, probs: npt.NDArray[np.float64], own_only: npt.NDArray[np.bool_]
+) -> None:
+    """Read a print too faint for the grid's ink scale as given where the network reads
+    it at its own strength surely (``CONFIDENT``) as the solution's digit.
+
+    Such a cell (``own_only``: blank at the grid's strength, digit-shaped at its own; a
+    print in glare or washed out) gets ``OWN_STRENGTH_SHARE`` of that reading, so
+    "empty" keeps even odds or more; a puzzle without it has the page's one solution,
+    and no rule of the puzzle puts it back: the page would be read without a given it
+    has. Junk ink (a crease, moire) read surely as a digit matches the solution's about
+    one time in nine; a print, every time it is read right.
+    """
+    assert reading.solution is not None
+    filled: list[int] = []
+    for c in np.flatnonzero(own_only):
+        digit = reading.solution[c]
+        if reading.givens[c] or probs[c, digit] < CONFIDENT * OWN_STRENGTH_SHARE:
+            continue
+        why = "(a faint print read at its own strength: its solution's digit)"
+        reading.corrections.append(
+            Correction(int(c), 0, digit, float(probs[c, 0]), float(probs[c, digit]), why)
+        )
+        reading.givens[c] = digit
+        reading.confidence[c] = float(probs[c, digit])
+        filled.append(int(c))
+    reading.corrections.sort(key=lambda k: k.cell)
+    reading.doubtful_cells = list(dict.fromkeys(filled + reading.doubtful_cells))
 
 
 def _keep_inked_givens(

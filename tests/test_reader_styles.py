@@ -232,6 +232,19 @@ def test_a_given_tinted_partway_to_the_entries_beside_a_washed_out_entry_is_no_e
     assert scan.status == ReadStatus.UNREADABLE or scan.givens == page.givens
 
 
+def test_a_print_too_faint_for_the_grid_s_ink_scale_is_kept_when_surely_its_solution_s() -> None:
+    # Page 816 of bench_stress's glare: the glare leaves the printed 5 in r4c8 at a
+    # fifth of the grid's stroke strength, blank at the grid's ink scale; the network
+    # reads it at its own as a 5 at 0.96, but only half of that counts, so "empty" led
+    # (0.50 against 0.48) and the puzzle without the 5 has the page's one solution: a
+    # confident reading of another puzzle.
+    page = _stress_page("glare", 816, "Hershey Triplex")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    r4c8 = 3 * 9 + 7
+    assert any(k.cell == r4c8 and k.corrected == 5 for k in scan.corrections)
+
+
 def test_a_print_broken_by_blur_into_its_top_and_the_rest_is_no_pencil_mark() -> None:
     # Page 728 of bench_stress's motion-blur: the blur breaks the printed 7 in r3c4 into
     # its bar and its stem, two short strokes that the pencil test took for two

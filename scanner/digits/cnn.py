@@ -71,6 +71,10 @@ HAND_BASE = 10  # handwritten digit d is class HAND_BASE + d
 HAND_SMOOTHING = 0.1
 # What a digit the hand reader rules out keeps, so that the geometric mean stays defined.
 _RULED_OUT = 1e-4
+# A cell blank at the grid's ink strength but digit-shaped at its own (a faint print, a
+# digit washed out by glare) gets this share of what the network reads at its own
+# strength, the rest staying "empty" (``CnnEngine.classify_maps_both``).
+OWN_STRENGTH_SHARE = 0.5
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -293,8 +297,8 @@ class CnnEngine:
 
         A cell blank at the grid's ink strength but holding a digit-sized stroke at its
         own (a digit washed out by glare or a faint print) is not confidently empty:
-        half its probability goes to what the network reads in it at its own strength,
-        so the reading counts it as doubtful.
+        ``OWN_STRENGTH_SHARE`` (half) of its probability goes to what the network reads
+        in it at its own strength, so the reading counts it as doubtful.
         """
         alone = np.zeros((len(ink), N_CLASSES), dtype=np.float32)
         alone[:, 0] = 1.0
@@ -315,8 +319,9 @@ class CnnEngine:
         if keep:
             faint = maybe[keep]
             at_own, read_at_own = seen(net_inputs(own[keep]))
-            alone[faint] = 0.5 * alone[faint] + 0.5 * at_own
-            read[faint] = 0.5 * read[faint] + 0.5 * read_at_own
+            mix = OWN_STRENGTH_SHARE
+            alone[faint] = (1.0 - mix) * alone[faint] + mix * at_own
+            read[faint] = (1.0 - mix) * read[faint] + mix * read_at_own
         return alone, read
 
     def classify_maps(self, ink: FloatArray, gains: FloatArray) -> FloatArray:
