@@ -714,9 +714,10 @@ def _scan_grid(
         reading.status = ReadStatus.UNREADABLE
         reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
         reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
-    if reading.solution is not None:
+    if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
-        # OWN_STRENGTH_SHARE): "empty" keeps the rest.
+        # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
+        # the reading as read.)
         own_only = blank(maps)[perm] & (entry_probs[:, 0] < 1.0)
         _keep_faint_givens(reading, entry_probs, own_only & ~(written | pencil | glare))
     if reading.solution is not None and handwritten_page:
