@@ -54,6 +54,7 @@ from .reading import (
     Correction,
     Reading,
     ReadStatus,
+    filled,
     orientation_score,
     reads_upright,
     refused,
@@ -923,21 +924,15 @@ def _keep_faint_givens(
     has. Junk ink (a crease, moire) read surely as a digit matches the solution's about
     one time in nine; a print, every time it is read right.
     """
-    assert reading.solution is not None
-    filled: list[int] = []
-    for c in np.flatnonzero(own_only):
-        digit = reading.solution[c]
-        if reading.givens[c] or probs[c, digit] < CONFIDENT * OWN_STRENGTH_SHARE:
-            continue
-        why = "(a faint print read at its own strength: its solution's digit)"
-        reading.corrections.append(
-            Correction(int(c), 0, digit, float(probs[c, 0]), float(probs[c, digit]), why)
-        )
-        reading.givens[c] = digit
-        reading.confidence[c] = float(probs[c, digit])
-        filled.append(int(c))
-    reading.corrections.sort(key=lambda k: k.cell)
-    reading.doubtful_cells = list(dict.fromkeys(filled + reading.doubtful_cells))
+    solution = reading.solution
+    assert solution is not None
+    why = "(a faint print read at its own strength: its solution's digit)"
+    fixes = [
+        Correction(int(c), 0, solution[c], float(probs[c, 0]), float(probs[c, solution[c]]), why)
+        for c in np.flatnonzero(own_only)
+        if not reading.givens[c] and probs[c, solution[c]] >= CONFIDENT * OWN_STRENGTH_SHARE
+    ]
+    filled(reading, fixes)
 
 
 def _keep_inked_givens(

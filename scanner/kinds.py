@@ -543,13 +543,19 @@ def _way_to_entry(
     if len(entries) < 2:
         return out
     centre = np.median(colours[given], axis=0)
+    ways: dict[bytes, FloatArray] = {}  # by the group of entries it leads to, measured once
     for k in range(len(colours)):
         # An entry ink's own way leaves it out: alone, it would lead the way to itself.
         others = entries[entries != k]
         near = others[np.argmin(between[k, others])]
         group = others[between[near, others] < COLOUR_SPLIT]
-        way = np.median(colours[group], axis=0) - centre
-        if len(group) >= 2 and float(way @ way) > 0:
+        if len(group) < 2:
+            continue
+        key = group.tobytes()
+        if key not in ways:
+            ways[key] = np.median(colours[group], axis=0) - centre
+        way = ways[key]
+        if float(way @ way) > 0:
             out[k] = float((colours[k] - centre) @ way) / float(way @ way)
     return out
 

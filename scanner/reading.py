@@ -480,6 +480,21 @@ def refused(reading: Reading, why: str, cells: list[int]) -> Reading:
     return reading
 
 
+def filled(reading: Reading, fixes: Sequence[Correction]) -> Reading:
+    """``reading`` with the cells of ``fixes`` (empty as read) given their corrected
+    digits: the corrections recorded in cell order, their cells first among the
+    doubtful ones. The one way revision's last steps add a given (here and by the
+    scanner's faint-print rule)."""
+    for fix in fixes:
+        reading.corrections.append(fix)
+        reading.givens[fix.cell] = fix.corrected
+        reading.confidence[fix.cell] = fix.corrected_confidence
+    reading.corrections.sort(key=lambda k: k.cell)
+    corrected = [k.cell for k in fixes]
+    reading.doubtful_cells = list(dict.fromkeys(corrected + reading.doubtful_cells))
+    return reading
+
+
 def _no_digit_left_out(
     reading: Reading,
     p: npt.NDArray[np.float64],
@@ -500,7 +515,7 @@ def _no_digit_left_out(
     if reading.status != ReadStatus.OK or reading.solution is None:
         return reading
     solution = reading.solution
-    filled: list[Correction] = []
+    fills: list[Correction] = []
     guessed: list[tuple[int, int]] = []  # (cell, its likeliest digit)
     for c in range(81):
         if reading.givens[c] or p[c, 0] >= LIKELY_INKED or (inked and inked[c]):
@@ -512,7 +527,7 @@ def _no_digit_left_out(
             continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
         if digit == solution[c] and math.log(p[c, 0] / p[c, digit]) <= RIVAL_ODDS:
             reason = "(its likeliest digit, and its solution's)"
-            filled.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
+            fills.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
         else:
             guessed.append((c, digit))
     if guessed:
@@ -521,14 +536,7 @@ def _no_digit_left_out(
         )
         why = f"more likely a digit than empty, but not one that can be told: {named}"
         return refused(reading, why, [c for c, _ in guessed])
-    for fix in filled:
-        reading.corrections.append(fix)
-        reading.givens[fix.cell] = fix.corrected
-        reading.confidence[fix.cell] = fix.corrected_confidence
-    reading.corrections.sort(key=lambda k: k.cell)
-    corrected = [k.cell for k in filled]
-    reading.doubtful_cells = list(dict.fromkeys(corrected + reading.doubtful_cells))
-    return reading
+    return filled(reading, fills)
 
 
 def _weak_digit_left_out(
