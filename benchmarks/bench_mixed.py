@@ -16,8 +16,8 @@ trained half, marked as such). Each photo is read by ``scanner.read_photo``:
 * mistakes as taken: the entries checked against the printed puzzle's solution must
   name no cell (every handwritten digit of the set is right);
 * two swapped: two handwritten digits that differ are swapped in the photo's pixels
-  (as ink on each cell's own paper: ``swap_cells``), so both are wrong; ``mistakes``
-  must name exactly those two cells.
+  (each digit's ink taken off its paper and laid on the other cell's: ``swap_cells``),
+  so both are wrong; ``mistakes`` must name exactly those two cells.
 
 Rendered pages (``tests.synth.render_stress_page``) have entries written in the held-out
 handwriting (``scanner.digits.synth.HELD_OUT_HAND_FONT_DIRS``: fonts-sjfonts,
@@ -143,18 +143,44 @@ def read(image: npt.NDArray[np.uint8], name: str) -> ScanResult | None:
         return None
 
 
+def _shrunk(quad: npt.NDArray[np.float64], share: float) -> npt.NDArray[np.int32]:
+    """``quad`` (4, 2) scaled by ``share`` about its centre, as integer pixels."""
+    centre = quad.mean(axis=0)
+    return np.asarray(centre + share * (quad - centre), dtype=np.int32)
+
+
+def _digit_ink(
+    darkness: npt.NDArray[np.float32], quad: npt.NDArray[np.float64]
+) -> npt.NDArray[np.uint8]:
+    """The mask (H, W) of the digit written in the cell ``quad``: the ink of its inner
+    90% whose pieces reach its middle 40% (a grid line or a neighbour's stroke that
+    crosses the cell's edge does not), widened by two pixels for the ink's soft rim."""
+    h, w = darkness.shape
+    inner = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(inner, _shrunk(quad, 0.9), 1)
+    middle = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(middle, _shrunk(quad, 0.4), 1)
+    strongest = float(np.percentile(darkness[inner > 0], 99))
+    ink = ((darkness >= max(0.12, 0.4 * strongest)) & (inner > 0)).astype(np.uint8)
+    _, labels = cv2.connectedComponents(ink, connectivity=8)
+    keep = np.unique(labels[(middle > 0) & (ink > 0)])
+    digit = np.isin(labels, keep[keep > 0]).astype(np.uint8)
+    widen = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    return np.asarray(cv2.dilate(digit, widen), dtype=np.uint8)
+
+
 def swap_cells(
     image: npt.NDArray[np.uint8], geometry: GridGeometry, a: int, b: int
 ) -> npt.NDArray[np.uint8]:
-    """The image with the ink in the middles of cells ``a`` and ``b`` exchanged.
+    """The image with the digits written in cells ``a`` and ``b`` exchanged.
 
-    The middle 80% of each cell (clear of its lines) is moved into the other in
-    perspective, as ink on paper: the moved pixels are divided by their own cell's paper
-    and multiplied by the destination's, so a digit written on a shaded or darker part of
-    the page lands on its new paper without a pasted patch's edges (which the person's
-    wrong digit would not have either).
+    As a person's wrong digit would look: each cell's digit (its ink, found as the
+    pieces that reach the cell's middle, ``_digit_ink``) is taken off the paper by
+    inpainting, and the other cell's digit is laid on that paper as ink, its
+    darkness relative to its own paper (per channel: a blue pen stays blue) moved in
+    perspective and multiplied in. The cell's lines, its paper's texture and shading,
+    and the rest of the photo stay as taken: no pasted patch, no line moved with the ink.
     """
-    out = image.copy()
     h, w = image.shape[:2]
     cell = float(np.linalg.norm(geometry.cell_quad(0, 1)[0] - geometry.cell_quad(0, 0)[0]))
     size = max(3, int(cell / 3) | 1)
@@ -162,20 +188,21 @@ def swap_cells(
     # The paper: a closing wider than any stroke, smoothed; never darker than the pixel.
     paper = cv2.GaussianBlur(cv2.morphologyEx(image, cv2.MORPH_CLOSE, closing), (0, 0), size / 3)
     paper = np.maximum(paper, image).astype(np.float32) + 1.0
+    ratio = (image.astype(np.float32) + 1.0) / paper  # 1 on paper, under 1 in ink
+    darkness = 1.0 - ratio.min(axis=2)
+    quads = {c: geometry.cell_quad(c // 9, c % 9).astype(np.float64) for c in (a, b)}
+    masks = {c: _digit_ink(darkness, quads[c]) for c in (a, b)}
+    erased = cv2.inpaint(image, masks[a] | masks[b], max(3, int(cell / 12)), cv2.INPAINT_TELEA)
+    out = erased.astype(np.float32)
     for src, dst in ((a, b), (b, a)):
-        qs = geometry.cell_quad(src // 9, src % 9).astype(np.float32)
-        qd = geometry.cell_quad(dst // 9, dst % 9).astype(np.float32)
-        m = cv2.getPerspectiveTransform(qs, qd)
-        moved = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR)
-        moved_paper = cv2.warpPerspective(paper, m, (w, h), flags=cv2.INTER_LINEAR)
-        ink = (moved.astype(np.float32) + 1.0) / np.maximum(moved_paper, 1.0)
-        centre = qd.mean(axis=0)
-        inner = (centre + 0.8 * (qd - centre)).astype(np.int32)  # keep the cell's lines
-        mask = np.zeros((h, w), np.uint8)
-        cv2.fillConvexPoly(mask, inner, 1)
-        written = np.clip(np.minimum(ink, 1.0) * paper - 1.0, 0, 255).astype(np.uint8)
-        out[mask > 0] = written[mask > 0]
-    return out
+        m = cv2.getPerspectiveTransform(
+            quads[src].astype(np.float32), quads[dst].astype(np.float32)
+        )
+        moved = cv2.warpPerspective(ratio, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=(1, 1, 1))
+        mask = cv2.warpPerspective(masks[src].astype(np.float32), m, (w, h), flags=cv2.INTER_LINEAR)
+        laid = 1.0 - mask[..., None] * (1.0 - np.minimum(moved, 1.0))
+        out *= laid
+    return np.asarray(np.clip(np.rint(out), 0, 255), dtype=np.uint8)
 
 
 def photo_outcomes(*, all_photos: bool) -> list[Outcome]:
