@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scanner.digits.preprocess import CELL, ink_maps_and_gains
+from scanner.digits.preprocess import CELL, CV_MAX_CHANNELS, _darkness, ink_maps_and_gains
 
 
 def _cell(*strokes: tuple[tuple[int, int], tuple[int, int], int]) -> np.ndarray:
@@ -69,3 +69,30 @@ def test_a_line_across_the_middle_from_edge_to_edge_is_erased() -> None:
     # The same stroke stopping short of either edge is a digit's: kept.
     short = _cell(((23, 10), (37, 53), 4))
     assert np.allclose(_ink(short, remnants=True), _ink(short, remnants=False))
+
+
+def test_a_batch_of_cells_is_each_cell_alone() -> None:
+    # The darkness maps are made with the cells as one image's channels, in chunks of
+    # CV_MAX_CHANNELS, and the remnants labelled in one stack: each cell must come out
+    # as it does alone. Strokes touch the top and bottom edges (cells stacked one above
+    # the other must not join), and there are more cells than one chunk holds.
+    rng = np.random.default_rng(3)
+    cells = []
+    for i in range(CV_MAX_CHANNELS + 22):
+        x = int(rng.integers(4, 20))
+        kind = i % 4
+        if kind == 0:
+            cells.append(_cell(*FOUR))
+        elif kind == 1:
+            cells.append(_cell(((x, 0), (x + 8, 63), 3)))  # edge to edge: a remnant
+        elif kind == 2:
+            cells.append(_cell(((x, 50), (x + 30, 63), 3), ((30, 10), (30, 40), 4)))
+        else:
+            cells.append(np.asarray(rng.integers(150, 230, (CELL, CELL)), np.uint8))
+    batch = np.stack(cells)
+    for remnants in (False, True):
+        together = _darkness(batch, remnants=remnants)
+        alone = np.concatenate([_darkness(cell[None], remnants=remnants) for cell in batch])
+        assert np.array_equal(together, alone)
+    # The remnants were there to erase.
+    assert not np.array_equal(_darkness(batch, remnants=True), _darkness(batch, remnants=False))

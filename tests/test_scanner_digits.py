@@ -30,7 +30,7 @@ from scanner.digits.cnn import (
     _conv3x3_pool_relu,
     unsmoothed,
 )
-from scanner.digits.preprocess import hand_inputs
+from scanner.digits.preprocess import CV_MAX_CHANNELS, hand_inputs
 from scanner.errors import MissingDependencyError
 from scanner.reading import (
     CONFIDENT,
@@ -492,20 +492,21 @@ def test_cnn_reads_a_grid_with_a_digit_in_every_cell(cnn: DigitEngine) -> None:
     assert np.isfinite(probs).all()
 
 
-@pytest.mark.parametrize("channels", [1, 16])
-def test_pooling_before_the_bias_and_relu_is_the_same_to_the_bit(channels: int) -> None:
+@pytest.mark.parametrize(("cells", "channels"), [(5, 1), (5, 16), (CV_MAX_CHANNELS + 3, 1)])
+def test_pooling_before_the_bias_and_relu_is_the_same_to_the_bit(cells: int, channels: int) -> None:
     # The forward pass pools first (a quarter of the values to add and clip): that must
-    # be convolve, add the bias, ReLU, then pool, exactly.
+    # be convolve, add the bias, ReLU, then pool, exactly. (One input channel takes
+    # OpenCV's filter2D over the cells as an image's channels, in chunks: the same.)
     rng = np.random.default_rng(channels)
-    x = rng.normal(size=(5, 8, 8, channels)).astype(np.float32)
+    x = rng.normal(size=(cells, 8, 8, channels)).astype(np.float32)
     w = rng.normal(size=(3, 3, channels, 4)).astype(np.float32)
     b = rng.normal(size=4).astype(np.float32)
     padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
     windows = np.stack(
         [padded[:, dy : dy + 8, dx : dx + 8] for dy in range(3) for dx in range(3)], axis=3
-    )  # (5, 8, 8, 9, channels), in the weights' (dy, dx, channel) order
-    conv = (windows.reshape(5 * 64, -1) @ w.reshape(-1, 4)).reshape(5, 8, 8, 4)
-    reference = np.maximum(conv + b, 0.0).reshape(5, 4, 2, 4, 2, 4).max(axis=(2, 4))
+    )  # (cells, 8, 8, 9, channels), in the weights' (dy, dx, channel) order
+    conv = (windows.reshape(cells * 64, -1) @ w.reshape(-1, 4)).reshape(cells, 8, 8, 4)
+    reference = np.maximum(conv + b, 0.0).reshape(cells, 4, 2, 4, 2, 4).max(axis=(2, 4))
     fast = _conv3x3_pool_relu(x, w, b)
     np.testing.assert_array_equal(fast, reference)
     # ... and the convolution is one: each output the 3x3 neighbourhood's weighted sum.

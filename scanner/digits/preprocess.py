@@ -47,6 +47,8 @@ _ACROSS_H = np.ones((5, 1), dtype=np.uint8)
 _ACROSS_V = np.ones((1, 5), dtype=np.uint8)
 _OUTER_ROWS = np.ones((CELL, 1), dtype=np.float32)
 _OUTER_ROWS[20:44] = 0.0  # the middle band, where only digits are
+# Cells filtered at once as the channels of one image: OpenCV 5 takes up to 128.
+CV_MAX_CHANNELS = 128
 
 FloatArray = npt.NDArray[np.float32]
 UInt8Array = npt.NDArray[np.uint8]
@@ -101,16 +103,33 @@ def ink_maps_gains_peaks(
         strokes are their 90th percentile. :func:`against_reference` scales the maps
         against some of the cells instead.
     """
-    arr = check_cells(cells)
+    dark = _darkness(check_cells(cells), remnants=remnants)
+    n = len(dark)
+    if n == 0:
+        return dark, np.ones(0, dtype=np.float32), np.zeros(0, dtype=np.float32)
+    peaks = np.percentile(dark[:, _INNER, _INNER].reshape(n, -1), 99.0, axis=1)
+    peaks = peaks.astype(np.float32)
+    ink, gains = _scaled(dark, peaks, float(np.percentile(peaks, 90.0)))
+    return ink, gains, peaks
+
+
+def _darkness(arr: npt.NDArray[np.uint8], *, remnants: bool) -> FloatArray:
+    """Each cell's darkness relative to its paper, its grid lines taken out: (N, 64, 64)
+    float32 from cells (N, 64, 64) uint8 (see :func:`ink_maps_gains_peaks`)."""
     n = len(arr)
     dark = np.empty((n, CELL, CELL), dtype=np.float32)
-    for i in range(n):
-        img = arr[i].astype(np.float32) + 1.0
+    # The cells as the channels of one image (64, 64, k): OpenCV filters each channel
+    # on its own with the same border as a lone cell, so one call per step does what
+    # a call per cell did, bit for bit, in three quarters of the time.
+    for start in range(0, n, CV_MAX_CHANNELS):
+        stack = np.ascontiguousarray(arr[start : start + CV_MAX_CHANNELS].transpose(1, 2, 0))
+        k = stack.shape[2]
+        img = stack.astype(np.float32) + 1.0
         # A closing wider than any stroke leaves the paper; the blur smooths its blocks.
         # (Closed in 8 bits, which is faster and, min and max commuting with the + 1,
-        # the same numbers.)
-        closed = cv2.morphologyEx(arr[i], cv2.MORPH_CLOSE, _BG_KERNEL).astype(np.float32) + 1.0
-        paper = cv2.GaussianBlur(closed, (0, 0), 3)
+        # the same numbers.) OpenCV drops a single channel's axis: reshaped back.
+        closed = cv2.morphologyEx(stack, cv2.MORPH_CLOSE, _BG_KERNEL).reshape(img.shape)
+        paper = cv2.GaussianBlur(closed.astype(np.float32) + 1.0, (0, 0), 3).reshape(img.shape)
         np.maximum(paper, img, out=paper)
         d = 1.0 - img / paper
         # Grid lines are long straight strokes near the border: an opening along a long
@@ -122,16 +141,14 @@ def ink_maps_gains_peaks(
         # rows; widening it by two pixels across takes the line's edges too.
         h_lines = cv2.dilate(cv2.morphologyEx(d, cv2.MORPH_OPEN, _H_LINE), _ACROSS_H)
         v_lines = cv2.dilate(cv2.morphologyEx(d, cv2.MORPH_OPEN, _V_LINE), _ACROSS_V)
-        lines = np.maximum(h_lines * _OUTER_ROWS, v_lines * _OUTER_ROWS.T)
-        dark[i] = np.maximum(d - lines, 0.0)
-        if remnants:
-            _erase_line_remnants(dark[i])
-    if n == 0:
-        return dark, np.ones(0, dtype=np.float32), np.zeros(0, dtype=np.float32)
-    peaks = np.percentile(dark[:, _INNER, _INNER].reshape(n, -1), 99.0, axis=1)
-    peaks = peaks.astype(np.float32)
-    ink, gains = _scaled(dark, peaks, float(np.percentile(peaks, 90.0)))
-    return ink, gains, peaks
+        lines = np.maximum(
+            h_lines.reshape(img.shape) * _OUTER_ROWS[:, :, None],
+            v_lines.reshape(img.shape) * _OUTER_ROWS.T[:, :, None],
+        )
+        dark[start : start + k] = np.maximum(d - lines, 0.0).transpose(2, 0, 1)
+    if remnants:
+        _erase_line_remnants(dark)
+    return dark
 
 
 def _scales(peaks: FloatArray, grid_peak: float) -> FloatArray:
@@ -176,29 +193,46 @@ def against_reference(
 
 
 def _erase_line_remnants(dark: FloatArray) -> None:
-    """Erase, in place, strokes that are a grid line's remnant rather than a digit.
+    """Erase, in place, strokes that are a grid line's remnant rather than a digit, in
+    darkness maps ``dark`` (N, 64, 64).
 
     A lattice a little off on crumpled paper cuts cells across their wavy or slanted
     lines, which the straight openings above cannot take. Such a remnant is a long thin
     stroke near the cell's side that it runs along, or one running from edge to opposite
     edge; a printed digit, even a 1 in a cell cut 15% off, keeps to the middle and inside
     the cell, and a digit merged with a remnant is no thin stroke.
+
+    A stroke is ink over ``_REMNANT_INK`` of its cell's strongest (a cell under 0.05 has
+    none). The cells are stacked one above the other with a blank row between them, so
+    that one labelling finds every cell's strokes and none runs into the next cell.
     """
-    top = float(dark.max())
-    if top < 0.05:
+    n = len(dark)
+    if n == 0:
         return
-    mask = (dark > _REMNANT_INK * top).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    top = dark.reshape(n, -1).max(axis=1)
+    # The bar as a lone cell's was: the product in double precision, then compared in
+    # single (so the strokes are the same pixels, bit for bit).
+    bar = (_REMNANT_INK * top.astype(np.float64)).astype(np.float32)
+    rows = CELL + 1
+    tall = np.zeros((n, rows, CELL), dtype=np.uint8)
+    tall[:, :CELL] = (dark > bar[:, None, None]) & (top >= 0.05)[:, None, None]
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        tall.reshape(n * rows, CELL), connectivity=8
+    )
+    cell_of = stats[1:count, 1] // rows
     edge, low, high = CELL // 8, _REMNANT_SIDE * CELL, (1.0 - _REMNANT_SIDE) * CELL
-    lefts, tops, widths, heights = (stats[1:n, j] for j in range(4))
+    lefts, widths, heights = stats[1:count, 0], stats[1:count, 2], stats[1:count, 3]
+    tops = stats[1:count, 1] - cell_of * rows
     # Too short to be a line's remnant, or clear of the edges: no remnant (a cell holds
     # a dozen strokes, most of them so; the rest are looked at one by one).
     long = np.maximum(widths, heights) >= _REMNANT_LENGTH * CELL
     clear = (lefts >= edge) & (tops >= edge)
     clear &= (lefts + widths <= CELL - edge) & (tops + heights <= CELL - edge)
-    for k in np.flatnonzero(long & ~clear) + 1:
-        x, y, w, h, _ = (int(v) for v in stats[k])
-        stroke = labels == k
+    labels = labels.reshape(n, rows, CELL)[:, :CELL]
+    for k in np.flatnonzero(long & ~clear):
+        i = int(cell_of[k])
+        x, y, w, h = int(lefts[k]), int(tops[k]), int(widths[k]), int(heights[k])
+        stroke = labels[i] == k + 1
         ys, xs = np.nonzero(stroke)
         pts = np.stack([xs, ys]).astype(np.float64)
         small, big = np.linalg.eigvalsh(np.cov(pts))
@@ -212,7 +246,7 @@ def _erase_line_remnants(dark: FloatArray) -> None:
         through = start < edge and start + extent > CELL - edge
         if low < float(across.mean()) < high and not through:
             continue  # in the middle: a digit's stroke
-        dark[cv2.dilate(stroke.astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
+        dark[i][cv2.dilate(stroke.astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
 
 
 def ink_maps(cells: npt.ArrayLike) -> FloatArray:
