@@ -213,14 +213,23 @@ def _erase_line_remnants(dark: FloatArray) -> None:
     # The bar as a lone cell's was: the product in double precision, then compared in
     # single (so the strokes are the same pixels, bit for bit).
     bar = (_REMNANT_INK * top.astype(np.float64)).astype(np.float32)
+    ink = (dark > bar[:, None, None]) & (top >= 0.05)[:, None, None]
+    edge = CELL // 8
+    # A stroke with no pixel in the outer band is clear of the edges: only cells with
+    # ink there are labelled.
+    band = np.ones((CELL, CELL), dtype=bool)
+    band[edge:-edge, edge:-edge] = False
+    cells = np.flatnonzero((ink & band).any(axis=(1, 2)))
+    if not len(cells):
+        return
     rows = CELL + 1
-    tall = np.zeros((n, rows, CELL), dtype=np.uint8)
-    tall[:, :CELL] = (dark > bar[:, None, None]) & (top >= 0.05)[:, None, None]
+    tall = np.zeros((len(cells), rows, CELL), dtype=np.uint8)
+    tall[:, :CELL] = ink[cells]
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        tall.reshape(n * rows, CELL), connectivity=8
+        tall.reshape(len(cells) * rows, CELL), connectivity=8
     )
     cell_of = stats[1:count, 1] // rows
-    edge, low, high = CELL // 8, _REMNANT_SIDE * CELL, (1.0 - _REMNANT_SIDE) * CELL
+    low, high = _REMNANT_SIDE * CELL, (1.0 - _REMNANT_SIDE) * CELL
     lefts, widths, heights = stats[1:count, 0], stats[1:count, 2], stats[1:count, 3]
     tops = stats[1:count, 1] - cell_of * rows
     # Too short to be a line's remnant, or clear of the edges: no remnant (a cell holds
@@ -228,11 +237,11 @@ def _erase_line_remnants(dark: FloatArray) -> None:
     long = np.maximum(widths, heights) >= _REMNANT_LENGTH * CELL
     clear = (lefts >= edge) & (tops >= edge)
     clear &= (lefts + widths <= CELL - edge) & (tops + heights <= CELL - edge)
-    labels = labels.reshape(n, rows, CELL)[:, :CELL]
+    labels = labels.reshape(len(cells), rows, CELL)[:, :CELL]
     for k in np.flatnonzero(long & ~clear):
-        i = int(cell_of[k])
+        i = int(cells[cell_of[k]])
         x, y, w, h = int(lefts[k]), int(tops[k]), int(widths[k]), int(heights[k])
-        stroke = labels[i] == k + 1
+        stroke = labels[cell_of[k]] == k + 1
         ys, xs = np.nonzero(stroke)
         pts = np.stack([xs, ys]).astype(np.float64)
         small, big = np.linalg.eigvalsh(np.cov(pts))
