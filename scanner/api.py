@@ -48,7 +48,7 @@ from .locate import (
     rotated_lattice,
 )
 from .motion import unblurred
-from .quality import diagnose, washed_out
+from .quality import cut_off_cells, diagnose, washed_out
 from .reading import (
     CONFIDENT,
     Correction,
@@ -715,6 +715,15 @@ def _scan_grid(
         reading.status = ReadStatus.UNREADABLE
         reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
         reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
+    # A cell the photo does not hold whole was not read: its digit, or its being
+    # empty, is the photo's edge repeated. No reading of a page cut off stands, and
+    # that is what is wrong with it (a clash or a missing solution follows from it).
+    cut_off = [int(c) for c in np.flatnonzero(cut_off_cells(geometry)[perm])]
+    if cut_off:
+        many = "s" if len(cut_off) > 1 else ""
+        _refuse(
+            reading, f"the grid is cut off: {len(cut_off)} cell{many} not in the photo", cut_off
+        )
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps

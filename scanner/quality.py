@@ -4,7 +4,8 @@ When the reader is unsure it names the doubtful cells; this module adds what to 
 about it. Each test is a plain measurement with a reason for its limit:
 
 grid cut off
-    Lattice crossings outside the photo: part of the grid was never seen.
+    A cell whose middle (``SEEN_MIDDLE`` of it, where its digit is) reaches outside the
+    photo: part of the grid was never seen (``cut_off_cells``).
 small grid
     Cells under ``SMALL_CELL_PX`` pixels: print strokes are then 1-2 px wide.
 blur
@@ -26,9 +27,13 @@ import numpy.typing as npt
 from .geometry import GridGeometry, median_cell
 from .robust import row_percentiles
 
-__all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "diagnose", "washed_out"]
+__all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "cut_off_cells", "diagnose", "washed_out"]
 
 SMALL_CELL_PX = 20.0
+# The middle of a cell that its digit fills (a print's digit is 0.5-0.7 of the cell,
+# a person's up to about as much): where any of it lies outside the photo, the digit
+# was not seen whole.
+SEEN_MIDDLE = 0.7
 BLUR_CELL_SHARE = 0.04
 _LOST_LINES = 0.35  # grid lines this faint next to the grid's typical ones are washed out
 _SHADOW_SHARE = 0.55  # paper under this share of the grid's typical paper is shaded
@@ -48,6 +53,28 @@ def _edge_spread(cells: UInt8Array) -> npt.NDArray[np.float64]:
         sigma = contrast / (steepest * np.sqrt(2 * np.pi)) / cells.shape[-1]
     sigma[contrast < 40] = np.nan  # an empty cell has no edge to measure
     return np.asarray(sigma, dtype=np.float64)
+
+
+def cut_off_cells(geometry: GridGeometry) -> npt.NDArray[np.bool_]:
+    """Which cells (81,) the photo did not hold whole: a corner of the cell's middle
+    (``SEEN_MIDDLE`` of it about its centre) lies outside the image.
+
+    What the reader sees there is the photo's edge repeated: a digit cut off reads as
+    empty or as another digit, and a puzzle without a given may still have one solution.
+
+    Parameters
+    ----------
+    geometry : GridGeometry
+        The grid's lattice in the image it was found in (cells row by row, as cut).
+    """
+    w, h = geometry.image_size
+    lat = np.asarray(geometry.lattice, dtype=np.float64)
+    corners = np.stack([lat[:-1, :-1], lat[:-1, 1:], lat[1:, 1:], lat[1:, :-1]], axis=2)
+    centres = corners.mean(axis=2, keepdims=True)
+    middle = centres + SEEN_MIDDLE * (corners - centres)  # (9, 9, 4, 2)
+    x, y = middle[..., 0], middle[..., 1]
+    out = ((x < 0) | (y < 0) | (x > w - 1) | (y > h - 1)).any(axis=2)
+    return np.asarray(out.ravel(), dtype=bool)
 
 
 def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
@@ -109,16 +136,8 @@ def diagnose(
         One sentence, e.g. ``"the photo is blurred: hold the phone still and let it
         focus"``.
     """
-    w, h = geometry.image_size
-    lattice = np.asarray(geometry.lattice, dtype=np.float64)
-    cell = median_cell(lattice)
-    outside = (
-        (lattice[..., 0] < -0.25 * cell)
-        | (lattice[..., 1] < -0.25 * cell)
-        | (lattice[..., 0] > w - 1 + 0.25 * cell)
-        | (lattice[..., 1] > h - 1 + 0.25 * cell)
-    )
-    if outside.any():
+    cell = median_cell(np.asarray(geometry.lattice, dtype=np.float64))
+    if cut_off_cells(geometry).any():
         return "the grid is cut off at the edge of the photo: take it with the whole grid in view"
     if cell < SMALL_CELL_PX:
         return (

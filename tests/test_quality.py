@@ -9,7 +9,7 @@ from scanner.cells import extract_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
-from scanner.quality import diagnose
+from scanner.quality import SEEN_MIDDLE, cut_off_cells, diagnose
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
 from tests.synth import render_puzzle_photo
 
@@ -37,6 +37,18 @@ def test_a_grid_cut_off_by_the_edge_is_named() -> None:
     moved = GridGeometry(lattice, geometry.image_size)
     hint = diagnose(moved, extract_cells(gray, geometry), [0])
     assert "cut off" in hint
+
+
+def test_cells_whose_middle_leaves_the_photo_are_cut_off() -> None:
+    # A square grid of 50 px cells at (100, 100) in a 600 x 600 photo, moved left so
+    # that the photo's edge runs through the first column at a share ``x`` of it.
+    steps = np.arange(10) * 50.0
+    square = np.stack(np.meshgrid(steps, steps), axis=-1) + 100.0
+    assert not cut_off_cells(GridGeometry(square, (600, 600))).any()
+    for x, cut in ((0.1, False), (0.5 - SEEN_MIDDLE / 2 + 0.05, True), (0.5, True)):
+        moved = square - (square[0, 0, 0] + x * 50.0, 0.0)
+        out = cut_off_cells(GridGeometry(moved, (600, 600))).reshape(9, 9)
+        assert out[:, 0].all() == cut and not out[:, 1:].any(), x
 
 
 def test_a_small_grid_is_named() -> None:

@@ -451,3 +451,33 @@ def test_a_blurred_thin_stroke_is_paler_as_seen_but_its_ink_at_full_strength() -
     assert np.linalg.norm(full[1] - full[0]) < 3
     assert np.linalg.norm(full[0]) > np.linalg.norm(seen[0])
     assert np.linalg.norm(full[2]) < _NEUTRAL
+
+
+def _cropped_page(top: float) -> tuple[list[int], np.ndarray]:
+    """An app's screenshot (its grid square to the pixels) whose top is cut ``top``
+    cells below the frame's line, and its printed givens; the first row holds givens."""
+    givens = [int(v) for v in generate(5003)]
+    assert any(givens[:9])
+    page = render_stress_page(givens, style=STRESS_STYLES["app-light"], seed=3)
+    cell = float(np.linalg.norm(page.lattice[1, 0] - page.lattice[0, 0]))
+    cut = round(float(page.lattice[0, :, 1].max()) + top * cell)
+    return page.givens, np.ascontiguousarray(page.image[cut:])
+
+
+def test_a_grid_cut_off_by_the_photos_edge_is_refused() -> None:
+    # The top row's digits are cut through the middle: what the reader sees there is
+    # the photo's edge, and a puzzle without those givens may still have one solution.
+    _, image = _cropped_page(0.5)
+    result = read_photo(image)
+    assert result.status == ReadStatus.UNREADABLE
+    assert "cut off" in result.problem
+    assert set(range(9)) <= set(result.doubtful_cells)
+    assert "cut off" in result.hint
+
+
+def test_a_grid_whose_frame_line_alone_is_cut_is_read() -> None:
+    # Only the outer line is cut (a tenth of a cell): every digit is in the photo.
+    givens, image = _cropped_page(0.1)
+    result = read_photo(image)
+    assert result.status == ReadStatus.OK
+    assert result.givens == givens
