@@ -264,8 +264,10 @@ def revise(
     5. Anything else is "unreadable", naming the cells in doubt.
     6. A proper reading (rules 2 and 3) with a cell read as empty that more likely
        holds a digit than not (empty under ``LIKELY_INKED``) does not leave it out: the
-       cell takes its likeliest digit when that is its solution's and within
-       ``RIVAL_ODDS`` of "empty"; otherwise the page is "unreadable", naming it. A
+       cell takes its likeliest digit when that is its solution's, within
+       ``RIVAL_ODDS`` of "empty" and more than those odds ahead of every other digit
+       (noise spread over the digits is likeliest some digit too); otherwise the page
+       is "unreadable", naming it. A
        cell whose "empty" is partly the kind rules' (``kind_in_doubt``), or whose
        likeliest digit is 1 (a lone stroke), is left be.
 
@@ -506,7 +508,9 @@ def _no_digit_left_out(
     A digit the network could not name but surely saw (a blurred or crumpled print:
     its probability spread over several digits, "empty" the likeliest single reading
     yet under ``LIKELY_INKED``) leaves the puzzle with the same one solution, so no
-    rival exposes it, and the page would be read without a given it has. ``p`` (81, 10)
+    rival exposes it, and the page would be read without a given it has. It is filled
+    only with a digit told apart (``RIVAL_ODDS``) from "empty"'s odds and from every
+    other digit; otherwise the page is refused. ``p`` (81, 10)
     are the probabilities revised. A cell whose ``inked`` digit is sure (only print or
     pen in doubt), or whose kind is in doubt (``kind_in_doubt``), is left to the kind
     rules; one whose likeliest digit is 1 is left be (a lone stroke: on crumpled paper
@@ -525,7 +529,12 @@ def _no_digit_left_out(
         digit = int(np.argmax(p[c, 1:])) + 1
         if digit == 1:
             continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
-        if digit == solution[c] and math.log(p[c, 0] / p[c, digit]) <= RIVAL_ODDS:
+        # Told apart from every other digit by RIVAL_ODDS: noise spread over the
+        # digits (a dark, grainy photo's empty cell) is likeliest some digit, the
+        # solution's one time in nine.
+        runner_up = float(np.partition(p[c, 1:], -2)[-2])
+        told = runner_up <= 0 or math.log(p[c, digit] / runner_up) > RIVAL_ODDS
+        if digit == solution[c] and told and math.log(p[c, 0] / p[c, digit]) <= RIVAL_ODDS:
             reason = "(its likeliest digit, and its solution's)"
             fills.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
         else:

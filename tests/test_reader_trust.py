@@ -195,6 +195,20 @@ def test_a_print_seen_but_not_named_is_filled_with_its_solutions_digit() -> None
     assert cell in reading.doubtful_cells
 
 
+def test_noise_spread_over_the_digits_is_not_filled_with_the_solutions_digit() -> None:
+    # A grainy photo's empty cell: "empty" 0.45, the digits sharing the rest, the
+    # likeliest the solution's by chance and barely ahead of the next (0.12, 0.11).
+    puzzle, solution, cell = _one_given_more()
+    p = _probs(puzzle)
+    other = solution[cell] % 9 + 1
+    p[cell] = 0.32 / 7
+    p[cell, 0], p[cell, solution[cell]], p[cell, other] = 0.45, 0.12, 0.11
+    reading = revise(p)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.doubtful_cells[0] == cell
+    assert not reading.corrections
+
+
 def test_a_print_seen_but_not_named_as_another_digit_is_refused() -> None:
     puzzle, solution, cell = _one_given_more()
     p = _probs(puzzle)
