@@ -60,6 +60,8 @@ LIKELY_INKED = 0.5
 # upright (see ``reads_upright``).
 UPRIGHT_TOP = 0.8
 UPRIGHT_SHARE = 0.75
+# Why a reading whose other readings could not all be looked at is refused.
+_TOO_MANY = "too many readings of the doubtful cells to check them all"
 # Alternatives less probable than this are never tried.
 _MIN_ALT_P = 1e-3
 # The changes together may cost at most this much log-likelihood (odds 1 : 1000 against
@@ -356,7 +358,8 @@ def revise(
     rival: _Fix | None = None
     passed: list[_Fix] = []
     bound = [_MAX_TOTAL_COST]
-    for fix in _fixes(read, cands, *search, bound):
+    searched = [False]
+    for fix in _fixes(read, cands, *search, bound, searched):
         if found is None and any(v and cost > RIVAL_ODDS for cost, _, v in fix[1]):
             passed.append(fix)
         elif found is None:
@@ -384,12 +387,17 @@ def revise(
         # Read with confidence and printed so: the puzzle has several solutions (rule 4).
         reading.status = ReadStatus.MULTIPLE
         return reading
-    if found is None or rival is not None:
+    # A fix whose rivals were not all looked at (the search's checks or clock ran out)
+    # is not checked: it may be one of several.
+    unchecked = found is not None and rival is None and not searched[0]
+    if found is None or rival is not None or unchecked:
         reading.status = ReadStatus.UNREADABLE
         tried = (found, rival) if found is not None else tuple(passed[:1])
         fixed = [c for f in tried if f is not None for _, c, _ in f[1]]
         if rival is not None:
             reading.problem += "; several different corrections fit about equally well"
+        if unchecked:
+            reading.problem += f"; {_TOO_MANY}"
         reading.doubtful_cells = list(dict.fromkeys(fixed + clash + doubtful))
         return reading
     _, changes, solution = found
@@ -454,14 +462,20 @@ def _unless_rivalled(
     def empties_a_digit(changes: list[tuple[float, int, int]]) -> bool:
         return any(v == 0 and not (inked and inked[c] == solution[c]) for _, c, v in changes)
 
+    searched = [False]
     rival = next(
         (
             f
-            for f in _fixes(values, cands, *search, [RIVAL_ODDS])
+            for f in _fixes(values, cands, *search, [RIVAL_ODDS], searched)
             if f[2] != reading.solution or empties_a_digit(f[1])
         ),
         None,
     )
+    if rival is None and not searched[0]:
+        # The search ran out of checks or time before every reading within the odds
+        # was looked at: one of the rest may be a rival, so the reading is not checked.
+        cells = list(dict.fromkeys(c for k in cands for c in k[1]))
+        return refused(reading, _TOO_MANY, cells)
     if rival is None:
         rival = _weak_digit_left_out(reading, inked, grouped or set())
     if rival is None:
@@ -586,11 +600,17 @@ def _fixes(
     max_checks: int,
     time_limit: float,
     bound: list[float],
+    finished: list[bool] | None = None,
 ) -> Iterator[_Fix]:
     """Sets of candidate changes that make a proper puzzle, cheapest first.
 
     Yields ``(cost, changes, solution)`` while the cost stays within ``bound[0]``,
-    which the caller may lower between items. Sets are visited in order of total cost: with
+    which the caller may lower between items. ``finished[0]`` is set True when every
+    set within the bound was looked at; it stays False when ``max_checks`` or
+    ``time_limit`` ended the search first (then what was not looked at may hold a
+    rival, and a reading it was to check is not checked).
+
+    Sets are visited in order of total cost: with
     ``cands`` sorted by cost, a set is an increasing tuple of indices, and its
     successors are "replace the last index by the next one" and "append the next
     index"; a heap on total cost then yields every set exactly once, cheapest first.
@@ -598,14 +618,18 @@ def _fixes(
     with the group's cost.
     """
     if not cands:
+        if finished is not None:
+            finished[0] = True
         return
     deadline = time.monotonic() + time_limit
     heap: list[tuple[float, tuple[int, ...]]] = [(cands[0][0], (0,))]
     checks = 0
-    while heap and checks < max_checks and time.monotonic() < deadline:
+    while heap:
+        if checks >= max_checks or time.monotonic() >= deadline:
+            return  # cut short: ``finished`` stays False
         cost, idx = heapq.heappop(heap)
         if cost > bound[0]:
-            return
+            break
         last = idx[-1]
         if last + 1 < len(cands):
             nxt = (*idx[:-1], last + 1)
@@ -622,6 +646,8 @@ def _fixes(
         solution = _consistent(values)
         if solution is not None:
             yield cost, changes, solution
+    if finished is not None:
+        finished[0] = True
 
 
 def orientation_score(probs: npt.ArrayLike) -> float:

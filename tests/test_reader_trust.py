@@ -163,6 +163,25 @@ def test_a_weak_digit_the_puzzle_needs_is_kept() -> None:
     assert reading.givens == puzzle
 
 
+def test_a_reading_whose_rivals_were_not_all_looked_at_is_refused() -> None:
+    # One given read in doubt (0.7, a clashing digit next): with room to check every
+    # other reading the page is read; when the search's checks run out first (here at
+    # once: a slow machine's clock, or too many doubtful cells), a rival may be among
+    # the readings not looked at, so the page is refused.
+    puzzle, _ = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if v)
+    p = _probs(puzzle)
+    p[cell] = 0.01
+    p[cell, puzzle[cell]], p[cell, puzzle[cell] % 9 + 1] = 0.7, 0.22
+    assert revise(p).status == ReadStatus.OK
+    cut_short = revise(p, max_checks=0)
+    assert cut_short.status == ReadStatus.UNREADABLE
+    assert "too many readings" in cut_short.problem
+    assert cut_short.doubtful_cells[0] == cell
+    # With nothing in doubt there is nothing to look at: read.
+    assert revise(_probs(puzzle), max_checks=0).status == ReadStatus.OK
+
+
 def _one_given_more() -> tuple[list[int], list[int], int]:
     """A puzzle with one given it does without (its solution's digit, not 1 nor 9), and
     that cell."""
