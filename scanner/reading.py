@@ -248,7 +248,9 @@ def revise(
        tell which puzzle is on the page, and the status is "unreadable". Emptying a
        cell whose ink is surely its solution's digit (``inked``: only whether it was
        printed or written is in doubt) makes no rival: the person's right entry and a
-       given draw the same grid.
+       given draw the same grid. Nor does a reading stand whose other readings within
+       those odds were not all looked at (``max_checks`` or ``time_limit`` ran out):
+       a rival may be among the rest. The same holds for a fix in rule 3.
     3. Otherwise the doubtful cells' next most probable readings are tried, cheapest
        first; a fix is kept when no fix giving another puzzle comes close: another
        solution, or the same one without a digit the fix keeps (whether a cell whose
