@@ -35,6 +35,7 @@ from .kinds import (
     pencil_and_short,
     print_likeness,
     print_twins,
+    taller_than_print,
     twin_families,
 )
 from .load import LoadedImage, load_image
@@ -598,6 +599,10 @@ def _scan_grid(
         # ... and one in the print's ink is print, unless its shape is sure it is not
         # (a print leans written by shape alone on a low-resolution photo).
         hand = np.where(print_ink, 0.0, hand)
+        # But a digit taller than the print is no print, whatever its ink and shape: a
+        # neat hand in black pen.
+        tall = taller_than_print(turned_maps, likely_digit, shares <= 1 - HAND_SURE)
+        hand = np.where(tall & ~twins, 1.0, hand)
         # The shares spread wider than the kinds do: a quarter or less is print, three
         # quarters or more is hand; only what lies between is in doubt.
         hand = np.clip((hand - HAND_DOUBT[0]) / (HAND_DOUBT[1] - HAND_DOUBT[0]), 0.0, 1.0)

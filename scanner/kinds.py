@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cells import extract_colour_cells
-from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes
+from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes, main_blob
 from .geometry import GridGeometry
 from .robust import group_medians, group_percentile, robust_sd, row_percentiles
 
@@ -42,6 +42,7 @@ __all__ = [
     "GLYPH_LIKENESS",
     "PENCIL_SHARE",
     "STRANGER_LIKENESS",
+    "TALLER_THAN_PRINT",
     "TWIN_LIKENESS",
     "CellKind",
     "Kinds",
@@ -51,6 +52,7 @@ __all__ = [
     "pencil_like",
     "print_likeness",
     "print_twins",
+    "taller_than_print",
     "twin_families",
 ]
 
@@ -102,6 +104,12 @@ STRANGER_LIKENESS = 0.85
 # (an 8 and a 6), of 29,400 on rendered stress pages (held-out fonts, every style) at
 # 0.945 (a blurred 5 and 8); 93% and 89% of the pairs of one digit reach it.
 GLYPH_LIKENESS = 0.975
+# A digit this many times as tall as the page's print is no print: a font prints every
+# digit at one height (1.04 at most over 951 printed digits of rendered pages in the
+# held-out fonts, 1.14 over 4,069 on Wicht's mixed photos, where the lattice bends with
+# the page), while handwriting in the training hands read as print stood at 1.26 (the
+# median) above it.
+TALLER_THAN_PRINT = 1.2
 _TWIN_SHIFT = 2  # pixels either way the two maps may still be off after centring
 _TWIN_WINDOW = slice(8, 56)  # the part of a centred 64-pixel map a digit fills
 
@@ -724,3 +732,44 @@ def print_twins(
     the same grid (``TWIN_LIKENESS``; arrays as in :func:`print_likeness`)."""
     with np.errstate(invalid="ignore"):
         return np.asarray(print_likeness(ink, digits, written, printed) >= TWIN_LIKENESS)
+
+
+def taller_than_print(
+    ink: npt.NDArray[np.floating[Any]], digits: npt.ArrayLike, printed: npt.ArrayLike
+) -> npt.NDArray[np.bool_]:
+    """Which cells' digits are ``TALLER_THAN_PRINT`` times the typical printed digit.
+
+    A font prints every digit at one height; a person writes each at its own, and a
+    neat hand in black pen, which the network may take for print and whose ink is the
+    print's, still stands out by it. The typical height is the median of the
+    ``printed`` cells' tallest strokes (``preprocess.main_blob``), when at least
+    ``MIN_REFERENCE`` of them hold a digit other than 1 (a 1 is as tall, but a written
+    one is a plain stroke of any height and is never measured).
+
+    Parameters
+    ----------
+    ink : (81, 64, 64) float array
+        The cells' ink maps, in the order of the other arrays.
+    digits : (81,) int array
+        The digit each cell holds, 0 when none or in doubt.
+    printed : (81,) bool array
+        Cells surely printed: the references.
+
+    Returns
+    -------
+    (81,) bool array
+        Cells holding a digit other than 1 that tall; all False without enough references.
+    """
+    values = np.asarray(digits).ravel()
+    heights = np.array([_blob_height(ink[c]) if values[c] > 1 else 0.0 for c in range(len(values))])
+    refs = np.asarray(printed, dtype=bool).ravel() & (heights > 0)
+    if refs.sum() < MIN_REFERENCE:
+        return np.zeros(len(values), dtype=bool)
+    typical = float(np.median(heights[refs]))
+    return np.asarray(heights >= TALLER_THAN_PRINT * typical)
+
+
+def _blob_height(ink: npt.NDArray[np.floating[Any]]) -> float:
+    """The height in pixels of a cell's tallest digit-like stroke (0 for none)."""
+    blob = main_blob(np.asarray(ink, dtype=np.float32))
+    return 0.0 if blob is None else float(blob.height)

@@ -42,6 +42,7 @@ from scanner.kinds import (
     pencil_like,
     print_likeness,
     print_twins,
+    taller_than_print,
     twin_families,
 )
 from scanner.reading import ReadStatus, revise
@@ -376,6 +377,41 @@ def test_a_copy_of_a_printed_digit_is_its_twin_and_a_written_one_is_not() -> Non
     assert likeness[2] >= TWIN_LIKENESS
     assert (likeness[3:5] < STRANGER_LIKENESS).all(), likeness[3:5]
     assert np.isnan(likeness[5]) and np.isnan(likeness[6:]).all()
+
+
+def _printed_at(digit: int, size: int) -> Callable[[npt.NDArray[np.uint8]], None]:
+    def draw(cell: npt.NDArray[np.uint8]) -> None:
+        image = Image.fromarray(cell)
+        font = _font(None, size)
+        ImageDraw.Draw(image).text((32, 32), str(digit), fill=30, font=font, anchor="mm")
+        cell[:] = np.asarray(image)
+
+    return draw
+
+
+def test_a_digit_a_quarter_taller_than_the_print_is_no_print() -> None:
+    # Cells 0-5 printed 2-7 at one size (the references), 6 a printed 8 at that size, 7
+    # an 8 in the same face but 30% taller (a neat hand in black pen), 8 a 1 as tall
+    # (a written 1 is a stroke of any height: never measured), 9 an 8 only 8% taller.
+    cells = np.stack(
+        [_cell(_printed_at(d, 34), (0, 0)) for d in range(2, 8)]
+        + [
+            _cell(_printed_at(8, 34), (1, 0)),
+            _cell(_printed_at(8, 44), (0, 0)),
+            _cell(_printed_at(1, 44), (0, 0)),
+            _cell(_printed_at(8, 37), (0, 0)),
+        ]
+        + [np.full((64, 64), 235, dtype=np.uint8)] * 71
+    )
+    ink, _ = ink_maps_and_gains(cells)
+    digits = np.array([2, 3, 4, 5, 6, 7, 8, 8, 1, 8] + [0] * 71)
+    printed = np.zeros(81, dtype=bool)
+    printed[:6] = True
+    tall = taller_than_print(ink, digits, printed)
+    assert np.flatnonzero(tall).tolist() == [7]
+    # Fewer printed references than MIN_REFERENCE make no typical height.
+    printed[4:] = False
+    assert not taller_than_print(ink, digits, printed).any()
 
 
 def test_three_copies_of_one_glyph_are_a_font_even_without_a_sure_print() -> None:
