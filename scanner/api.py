@@ -30,6 +30,7 @@ from .geometry import GridGeometry
 from .kinds import (
     STRANGER_LIKENESS,
     CellKind,
+    Kinds,
     cell_kinds,
     glyph_groups,
     pencil_and_short,
@@ -103,6 +104,11 @@ HAND_SURE = 0.9
 _MIN_INK_GROUP = 5
 _INKS_APART = 4.0
 _MIN_WRITTEN = 3
+# A page holds handwriting where this many digits stand taller than its print
+# (``kinds.taller_than_print``): of 600 rendered print pages (20 of each stress style,
+# held-out fonts) 13 have 1 to 4 such digits (motion blur, crinkled newsprint), none
+# more; a page half filled in a neat black hand has a dozen or more.
+_MIN_TALL = 6
 _SURE_TO_LEANING = 1.5
 # A digit whose handwriting share is at least this leans written.
 _LEANS_WRITTEN = 0.5
@@ -548,7 +554,18 @@ def _scan_grid(
     # Pencil beside the print: a lighter ink that looks written is the person's.
     pencil_ink = np.zeros(81, dtype=bool)
     pencil_ink[inked_cells] = _lighter_written_ink(hand[inked_cells], peaks[perm][inked_cells])
+    # Or digits taller than the print: a neat hand in the print's black, which the
+    # network takes for print in most cells, still writes each digit at its own height.
+    top_read = probs.argmax(axis=1)
+    likely_read = np.where(probs[np.arange(81), top_read] >= LIKELY, top_read, 0)
+    tall = taller_than_print(maps[perm], likely_read, hand < _LEANS_WRITTEN)
     handwritten_page = _holds_handwriting(hand[inked_cells]) or bool(pencil_ink.any())
+    inks_as_read: Kinds | None = None
+    if not handwritten_page and int(tall.sum()) >= _MIN_TALL:
+        # ... unless a second colour tells the person's digits: colour decides there,
+        # as on any page whose shapes show no handwriting.
+        inks_as_read = _ink_kinds(loaded.image, geometry, cells, probs, perm)
+        handwritten_page = not inks_as_read.undecided and CellKind.ENTRY not in inks_as_read.kinds
     looks_printed = None  # on a page written on: the digit cells (as cut) of print shape
     if handwritten_page:
         # Print is measured against the print: pen darker than a blurred print (pasted
@@ -601,7 +618,6 @@ def _scan_grid(
         hand = np.where(print_ink, 0.0, hand)
         # But a digit taller than the print is no print, whatever its ink and shape: a
         # neat hand in black pen.
-        tall = taller_than_print(turned_maps, likely_digit, shares <= 1 - HAND_SURE)
         hand = np.where(tall & ~twins, 1.0, hand)
         # The shares spread wider than the kinds do: a quarter or less is print, three
         # quarters or more is hand; only what lies between is in doubt.
@@ -610,9 +626,10 @@ def _scan_grid(
         hand = np.zeros_like(hand)
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
-    sure = np.zeros(81, dtype=bool)
-    sure[perm] = probs[:, 1:].max(axis=1) >= INKED
-    inks = cell_kinds(loaded.image, geometry, cells, digit, sure)
+    if inks_as_read is None or handwritten_page:
+        inks = _ink_kinds(loaded.image, geometry, cells, probs, perm)
+    else:
+        inks = inks_as_read  # the same probabilities: no hand reader ran
     undecided = inks.undecided
     kinds = [inks.kinds[perm[i]] for i in range(81)]
     turned = np.argsort(perm)  # turned[c]: the turned index of cut cell c
@@ -784,6 +801,23 @@ def _scan_grid(
     )
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _ink_kinds(
+    image: npt.NDArray[np.uint8],
+    geometry: GridGeometry,
+    cells: npt.NDArray[np.uint8],
+    probs: Probs,
+    perm: npt.NDArray[np.intp],
+) -> Kinds:
+    """:func:`scanner.kinds.cell_kinds` of the cells as cut (81, 64, 64), the digits
+    and the sure ones told by the turned grid's probabilities (81, 10); ``perm[i]`` is
+    the cut index of turned cell i."""
+    digit = np.zeros(81, dtype=bool)
+    digit[perm] = probs[:, 0] < 0.5
+    sure = np.zeros(81, dtype=bool)
+    sure[perm] = probs[:, 1:].max(axis=1) >= INKED
+    return cell_kinds(image, geometry, cells, digit, sure)
 
 
 def _inks_by_strength(

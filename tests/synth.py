@@ -1797,9 +1797,10 @@ class PenPage:
     lattice: FloatArray
 
 
-def page_in_pen(ink: str, seed: int = 1) -> PenPage:
-    """A classic page with 60% of its empty cells written in OpenCV's script face in
-    ``ink`` (a key of :data:`PEN_INKS`), the first entry wrong."""
+def page_in_pen(ink: str, seed: int = 1, *, font: str = HERSHEY_SCRIPT) -> PenPage:
+    """A classic page with 60% of its empty cells written in ``font`` (OpenCV's script
+    face, or a handwriting font's file) in ``ink`` (a key of :data:`PEN_INKS`), the
+    first entry wrong."""
     puzzle, solution, entries = game(seed, 0.6)
     wrong = next(i for i, e in enumerate(entries) if e)
     entries[wrong] = solution[wrong] % 9 + 1
@@ -1808,6 +1809,6 @@ def page_in_pen(ink: str, seed: int = 1) -> PenPage:
         style=STRESS_STYLES["classic"],
         seed=2,
         entries=entries,
-        hand=HandPen(HERSHEY_SCRIPT, *PEN_INKS[ink]),
+        hand=HandPen(font, *PEN_INKS[ink]),
     )
     return PenPage(puzzle, solution, entries, wrong, page.image, page.lattice)
