@@ -234,49 +234,78 @@ def photo_outcomes(*, all_photos: bool) -> list[Outcome]:
     return outcomes
 
 
-def page_outcomes(pages: int) -> list[Outcome]:
-    """Rendered pages with entries in the held-out hand, in each ink, two of them wrong."""
-    from solver.generate import generate
-    from tests.synth import PEN_INKS, STRESS_STYLES, HandPen, render_stress_page
+@dataclass(frozen=True)
+class PenPage:
+    """One rendered page of the benchmark: its puzzle, entries (two wrong), the image,
+    and what wrote them."""
 
-    # Every ink meets every held-out family in turn: page s is written in family
-    # (s // inks) mod families and, on that family's later turns, in its next face.
+    puzzle: list[int]
+    entries: list[int]
+    wrong: list[int]
+    image: npt.NDArray[np.uint8]
+    name: str
+    ink: str
+
+
+def hand_faces() -> list[list[Path]]:
+    """The held-out handwriting faces, by family (those that write Latin digits)."""
     families: dict[str, list[Path]] = {}
     for path in hand_fonts(held_out=True):
         if font_glyphs(path) is not None:  # a face without Latin digits writes nothing
             families.setdefault(path.parent.name, []).append(path)
-    family_faces = list(families.values())
+    return list(families.values())
+
+
+def pen_page(s: int, family_faces: list[list[Path]]) -> PenPage:
+    """Rendered page ``s``: entries in the held-out hand, in one ink, two of them wrong.
+
+    Every ink meets every held-out family in turn: page s is written in family
+    (s // inks) mod families and, on that family's later turns, in its next face.
+    """
+    from solver.generate import generate
+    from tests.synth import PEN_INKS, STRESS_STYLES, HandPen, render_stress_page
+
+    styles = ["classic", "thin-grey", "tinted-grey", "low-res", "perspective", "curled"]
+    inks = list(PEN_INKS)
+    puzzle = [int(v) for v in generate(PUZZLE_SEED + s)]
+    solution = solutions(puzzle, limit=1)[0]
+    rng = np.random.default_rng(s)
+    empty = [i for i, v in enumerate(puzzle) if not v]
+    chosen = [int(i) for i in rng.permutation(empty)[: int(len(empty) * rng.uniform(0.3, 1))]]
+    entries = [0] * 81
+    for i in chosen:
+        entries[i] = solution[i]
+    wrong = sorted(chosen[:2])
+    for i in wrong:
+        entries[i] = solution[i] % 9 + 1
+    ink = inks[s % len(inks)]
+    colour, strength = PEN_INKS[ink]
+    turn = s // len(inks)
+    faces = family_faces[turn % len(family_faces)]
+    font = faces[(turn // len(family_faces)) % len(faces)]
+    style = styles[s % len(styles)]
+    page = render_stress_page(
+        puzzle,
+        style=STRESS_STYLES[style],
+        seed=s,
+        entries=entries,
+        hand=HandPen(str(font), colour, strength),
+    )
+    name = f"{style} seed {s} ({font.stem})"
+    return PenPage(puzzle, entries, wrong, page.image, name, ink)
+
+
+def page_outcomes(pages: int) -> list[Outcome]:
+    """Rendered pages with entries in the held-out hand, in each ink, two of them wrong."""
+    family_faces = hand_faces()
     if not family_faces:
         print("note: no held-out handwriting font (make stress-fonts installs them): no pages")
         return []
     outcomes = []
-    styles = ["classic", "thin-grey", "tinted-grey", "low-res", "perspective", "curled"]
-    inks = list(PEN_INKS)
     for s in range(pages):
-        puzzle = [int(v) for v in generate(PUZZLE_SEED + s)]
-        solution = solutions(puzzle, limit=1)[0]
-        rng = np.random.default_rng(s)
-        empty = [i for i, v in enumerate(puzzle) if not v]
-        chosen = [int(i) for i in rng.permutation(empty)[: int(len(empty) * rng.uniform(0.3, 1))]]
-        entries = [0] * 81
-        for i in chosen:
-            entries[i] = solution[i]
-        wrong = sorted(chosen[:2])
-        for i in wrong:
-            entries[i] = solution[i] % 9 + 1
-        ink = inks[s % len(inks)]
-        colour, strength = PEN_INKS[ink]
-        turn = s // len(inks)
-        faces = family_faces[turn % len(family_faces)]
-        font = faces[(turn // len(family_faces)) % len(faces)]
-        pen = HandPen(str(font), colour, strength)
-        style = styles[s % len(styles)]
-        page = render_stress_page(
-            puzzle, style=STRESS_STYLES[style], seed=s, entries=entries, hand=pen
-        )
-        scan = read(page.image, f"{style} {s}")
-        name = f"{style} seed {s} ({font.stem})"
-        outcomes.append(judge(scan, name, ink, puzzle, entries, wrong))
+        page = pen_page(s, family_faces)
+        scan = read(page.image, page.name.replace(" seed", ""))
+        outcomes.append(judge(scan, page.name, page.ink, page.puzzle, page.entries, page.wrong))
     return outcomes
 
 

@@ -717,17 +717,21 @@ def _scan_grid(
         twins=copies,
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
     )
-    if reading.status == ReadStatus.MULTIPLE and written.any() and not any(in_other_colour):
+    # Digits taken for the person's by shape or strength alone, in the print's colour.
+    written_as_print_is = written & ~np.asarray(in_other_colour, dtype=bool)
+    if reading.status == ReadStatus.MULTIPLE and written_as_print_is.any():
         # A person fills in a proper puzzle. Where no other colour tells print from the
         # person's digits (their shapes do, or a lighter ink, which shade on a curled
         # page gives print too), printed digits with several solutions beside written
         # ones are far likelier print taken for the person's (a blurred, shaken or
         # shaded print) than a newspaper's faulty puzzle: no reading to report as printed.
+        # So with a pen of another colour, where a digit in the print's colour was
+        # taken for the person's (a printed 2 beside entries in blue, by its shape).
         problem = (
             "the printed digits as read give a puzzle with several solutions; "
             "some digits taken for handwriting may be print"
         )
-        _refuse(reading, problem, [int(c) for c in np.flatnonzero(written)])
+        _refuse(reading, problem, [int(c) for c in np.flatnonzero(written_as_print_is)])
     # Glare wipes ink out; it draws none. A digit the network saw in it (its likeliest)
     # that the puzzle's rules keep is read; a glare cell read empty is lost.
     seen = probs[:, 1:].argmax(axis=1) + 1

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 from PIL import Image, ImageDraw
 
-from benchmarks.bench_mixed import mistakes_of
+from benchmarks.bench_mixed import hand_faces, mistakes_of, pen_page
 from scanner.api import (
     INKED,
     MAX_UNCLEAR,
@@ -115,6 +115,21 @@ def test_a_neat_hand_in_the_prints_black_is_told_by_its_height(face: str, seed: 
     assert mistakes_of(scan) == [wrong]
     as_print = sum(1 for i, e in enumerate(entries) if e and scan.givens[i])
     assert as_print <= len([e for e in entries if e]) // 5, as_print
+
+
+def test_a_print_read_as_the_persons_beside_a_coloured_pen_is_no_faulty_puzzle() -> None:
+    # bench_mixed's page 85: entries in blue pen (setofont, where installed), a printed 2
+    # (r8c3) that leans written by its shape read as the person's, in the print's black.
+    # The printed puzzle without it has several solutions; reported so ("multiple"),
+    # that would be a confident reading of another puzzle than the page's.
+    faces = hand_faces()
+    if not faces:
+        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    page = pen_page(85, faces)
+    scan = read_photo(page.image)
+    assert scan.status != ReadStatus.MULTIPLE, scan.problem
+    if scan.status == ReadStatus.OK:
+        assert scan.givens == page.puzzle
 
 
 def test_a_full_page_in_pen_reads_its_print() -> None:
