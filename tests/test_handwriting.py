@@ -368,10 +368,10 @@ def _cell(
     return np.asarray(cv2.warpAffine(cell, m, (64, 64), borderValue=235), dtype=np.uint8)
 
 
-def _printed(digit: int) -> Callable[[npt.NDArray[np.uint8]], None]:
+def _printed(digit: int, size: int = 40) -> Callable[[npt.NDArray[np.uint8]], None]:
     def draw(cell: npt.NDArray[np.uint8]) -> None:
         image = Image.fromarray(cell)
-        font = _font(None, 40)
+        font = _font(None, size)
         ImageDraw.Draw(image).text((32, 32), str(digit), fill=30, font=font, anchor="mm")
         cell[:] = np.asarray(image)
 
@@ -418,27 +418,17 @@ def test_a_copy_of_a_printed_digit_is_its_twin_and_a_written_one_is_not() -> Non
     assert np.isnan(likeness[5]) and np.isnan(likeness[6:]).all()
 
 
-def _printed_at(digit: int, size: int) -> Callable[[npt.NDArray[np.uint8]], None]:
-    def draw(cell: npt.NDArray[np.uint8]) -> None:
-        image = Image.fromarray(cell)
-        font = _font(None, size)
-        ImageDraw.Draw(image).text((32, 32), str(digit), fill=30, font=font, anchor="mm")
-        cell[:] = np.asarray(image)
-
-    return draw
-
-
 def test_a_digit_a_quarter_taller_than_the_print_is_no_print() -> None:
     # Cells 0-5 printed 2-7 at one size (the references), 6 a printed 8 at that size, 7
     # an 8 in the same face but 30% taller (a neat hand in black pen), 8 a 1 as tall
     # (a written 1 is a stroke of any height: never measured), 9 an 8 only 8% taller.
     cells = np.stack(
-        [_cell(_printed_at(d, 34), (0, 0)) for d in range(2, 8)]
+        [_cell(_printed(d, 34), (0, 0)) for d in range(2, 8)]
         + [
-            _cell(_printed_at(8, 34), (1, 0)),
-            _cell(_printed_at(8, 44), (0, 0)),
-            _cell(_printed_at(1, 44), (0, 0)),
-            _cell(_printed_at(8, 37), (0, 0)),
+            _cell(_printed(8, 34), (1, 0)),
+            _cell(_printed(8, 44), (0, 0)),
+            _cell(_printed(1, 44), (0, 0)),
+            _cell(_printed(8, 37), (0, 0)),
         ]
         + [np.full((64, 64), 235, dtype=np.uint8)] * 71
     )
@@ -451,7 +441,7 @@ def test_a_digit_a_quarter_taller_than_the_print_is_no_print() -> None:
     # A print of many heights (blur, crinkled paper stretching some of it) makes no
     # mark: two more references between the print's height and the mark.
     stretched = np.concatenate(
-        [cells[:10], [_cell(_printed_at(d, 39), (0, 0)) for d in (2, 3)], cells[12:]]
+        [cells[:10], [_cell(_printed(d, 39), (0, 0)) for d in (2, 3)], cells[12:]]
     )
     stretched_ink, _ = ink_maps_and_gains(stretched)
     printed_more = printed.copy()
