@@ -46,6 +46,24 @@ LOG = BUILD_DIR / "build.log"
 # Not worth compiling: run once per puzzle or not in the solve at all.
 COLD = ("errors.py", "parse.py", "reglib.py", "generate.py", "check.py", "registry.py", "words.py")
 GROUP = "solver._native"  # the shared library lands inside the package, not at top level
+# The C compiler's optimisation level ("0"-"3"), default 3. tests/test_wheel.py builds at 0:
+# it checks that a wheel compiles, installs and loads its modules, not their speed, and -O0
+# compiles the same C about five times faster (the build's whole cost in make test).
+OPT_LEVEL_ENV = "SUDOKU_SCAN_OPT_LEVEL"
+
+
+def opt_level() -> str:
+    """The optimisation level of :data:`OPT_LEVEL_ENV` (``"3"`` when unset).
+
+    Raises
+    ------
+    ValueError
+        When the variable is set to anything but 0, 1, 2 or 3.
+    """
+    level = os.environ.get(OPT_LEVEL_ENV, "") or "3"
+    if level not in ("0", "1", "2", "3"):
+        raise ValueError(f"{OPT_LEVEL_ENV}={level!r}: expected 0, 1, 2 or 3")
+    return level
 
 
 def compiled_sources() -> list[Path]:
@@ -132,7 +150,7 @@ def mypyc_extensions(sources: list[Path], build_dir: Path) -> list[Extension]:
     try:
         modules: list[Extension] = mypycify(
             [str(ROOT / p) for p in sources],
-            opt_level="3",
+            opt_level=opt_level(),
             debug_level="0",
             multi_file=True,  # one C file per module: compiled in parallel
             group_name=GROUP,
