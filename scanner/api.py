@@ -7,6 +7,7 @@ grid coordinates to photo pixels.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -53,6 +54,7 @@ from .motion import unblurred
 from .quality import cut_off_cells, diagnose, washed_out
 from .reading import (
     CONFIDENT,
+    RIVAL_ODDS,
     Correction,
     Reading,
     ReadStatus,
@@ -758,8 +760,11 @@ def _scan_grid(
         # the reading as read.)
         own_only = blank(maps)[perm] & (entry_probs[:, 0] < 1.0)
         _keep_faint_givens(reading, entry_probs, own_only & ~(written | pencil | glare))
-    if reading.solution is not None and handwritten_page:
-        _keep_inked_givens(reading, entry_probs, written | pencil | glare)
+    if reading.solution is not None:
+        # A torn mark (a flat stroke beside another) may be a digit blur broke apart.
+        broken = torn[perm] & pencil
+        skip = written | (pencil & ~broken) | glare
+        _keep_inked_givens(reading, entry_probs, skip, named=not handwritten_page)
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
             kinds[i] = CellKind.GIVEN
@@ -990,21 +995,31 @@ def _keep_faint_givens(
 
 
 def _keep_inked_givens(
-    reading: Reading, probs: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_]
+    reading: Reading, probs: npt.NDArray[np.float64], skip: npt.NDArray[np.bool_], *, named: bool
 ) -> None:
-    """Give back a printed digit read as "empty" at even odds when it is the solution's.
+    """Give back a printed digit read as "empty" when the network reads the solution's.
 
-    A blurred print can read half empty; with a proper puzzle without it, revision
-    leaves it out (the drawn solution writes that digit anyway). Ink that reads as the
-    solution's digit within ``_KEEP_ODDS`` of "empty" is kept as a given, so nothing is
-    drawn over the print. Cells in ``skip`` (written, pencil marks, glare) stay empty.
+    A blurred print can read half empty, and the kind rules may move a doubted print's
+    share to "empty" (a faint print, a digit blur broke into marks); with a proper
+    puzzle without it, revision leaves it out, and the drawn solution writes that digit
+    over the print. On a page written on, ink the network (``probs``, before the kind
+    rules) reads likeliest as the solution's digit, within ``_KEEP_ODDS`` of "empty",
+    is kept as a given. With ``named`` (a page without the person's ink, where a doubted
+    print's rival is junk: a crease, a bent grid line, moire), only a digit the network
+    names: ahead of "empty" and of every other digit by ``RIVAL_ODDS``, and no 1 (a lone
+    stroke). Cells in ``skip`` (written, pencil marks, glare) stay empty.
     """
     assert reading.solution is not None
     for c, v in enumerate(reading.givens):
         digit = reading.solution[c]
         if v or skip[c] or int(np.argmax(probs[c, 1:])) + 1 != digit:
             continue
-        if probs[c, digit] * _KEEP_ODDS >= probs[c, 0]:
+        if named:
+            rest = float(np.max(np.delete(probs[c], digit)))
+            keep = digit != 1 and probs[c, digit] > math.exp(RIVAL_ODDS) * rest
+        else:
+            keep = probs[c, digit] * _KEEP_ODDS >= probs[c, 0]
+        if keep:
             reading.givens[c] = digit
             reading.confidence[c] = float(probs[c, digit])
 

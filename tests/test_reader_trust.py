@@ -28,8 +28,17 @@ FAMILIES = {f.name: f for f in HELD_OUT_FONT_FAMILIES}
 # were read with confidence as another puzzle: a crease's shadow and a bent grid line
 # read as a digit, pencil marks in moire read as one, and the player's blue entries
 # taken for givens beside the moire's colour fringes; then a given taken for the
-# player's entry, its colour shifted by moire (on a dark screen, a pastel print).
+# player's entry, its colour shifted by moire (on a dark screen, a pastel print); then
+# (handheld 817, 827) a print the kind rules doubted, one broken by blur into marks, one
+# faint, left out of a puzzle with the same solution (drawn over). And pages whose junk
+# the network reads half as the solution's digit (a crease's or a grid line's 1, moire's
+# 3), which a rule keeping such prints must leave out.
 PAGES = [
+    ("handheld", 817, "Hershey Duplex"),
+    ("handheld", 827, "Hack"),
+    ("newsprint-crinkled", 2, "Hack"),
+    ("screen-photo-dark", 12, "Hack"),
+    ("motion-blur", 7, "Inconsolata"),
     ("crumpled", 3, "Oxygen Sans"),
     ("screen-photo-dark", 8, "Linux Libertine"),
     ("screen-photo", 11, "Cantarell"),
