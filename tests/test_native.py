@@ -16,7 +16,7 @@ from solver.native import manifest_mismatch, source_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-from build_native import compiled_sources, missing_toolchain  # noqa: E402
+from build_native import OPT_LEVEL_ENV, compiled_sources, missing_toolchain, opt_level  # noqa: E402
 
 # top95's 12th puzzle: grouped loops, ALS and forcing chains on the way.
 HARD = ".6.5.1.9.1...9..539....7....4.8...7.......5.8.817.5.3.....5.2............76..8..."
@@ -85,3 +85,15 @@ def test_plain_python_gives_the_same_solve() -> None:
     used = {s.technique.split("-")[0] for s in here.steps}
     assert {"forcing", "grouped", "als"} <= used
     assert json.loads(out.stdout) == [here.status, [s.to_dict() for s in here.steps]]
+
+
+def test_the_optimisation_level_is_read_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(OPT_LEVEL_ENV, raising=False)
+    assert opt_level() == "3"
+    monkeypatch.setenv(OPT_LEVEL_ENV, "0")
+    assert opt_level() == "0"
+    monkeypatch.setenv(OPT_LEVEL_ENV, "fast")
+    with pytest.raises(ValueError, match="expected 0, 1, 2 or 3"):
+        opt_level()
