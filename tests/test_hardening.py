@@ -260,17 +260,42 @@ class _InterruptedExecutor:
         pass
 
 
-def test_ctrl_c_counts_only_the_pages_processed(photos: list[Path], tmp_path: Path) -> None:
-    summary = batch.run_batch(
+def _interrupted_batch(photos: list[Path], out: Path) -> batch.BatchSummary:
+    """A batch of ``photos`` into ``out`` through :class:`_InterruptedExecutor`."""
+    return batch.run_batch(
         [str(p) for p in photos],
-        tmp_path / "out",
+        out,
         options=BatchOptions(engine="cnn"),
         quiet=True,
         executor_factory=_InterruptedExecutor,
     )
+
+
+def test_ctrl_c_counts_only_the_pages_processed(photos: list[Path], tmp_path: Path) -> None:
+    summary = _interrupted_batch(photos, tmp_path / "out")
     assert summary.interrupted and summary.processed == 2 and summary.pages == 4
     assert summary.exit_code == ExitCode.CTRL_C
     assert len(records(tmp_path / "out")) == 2
+
+
+def test_a_page_logged_as_ctrl_c_lands_is_kept(
+    monkeypatch: pytest.MonkeyPatch, photos: list[Path], tmp_path: Path
+) -> None:
+    # Ctrl-C (or SIGTERM, raised the same way) right after a page's line reached
+    # results.jsonl: the final rewrite still lists the page.
+    from pipeline.batch import results
+
+    real = results.ResultsLog.append
+
+    def append_then_interrupt(self: results.ResultsLog, recs: Sequence[dict[str, object]]) -> None:
+        real(self, recs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(results.ResultsLog, "append", append_then_interrupt)
+    summary = _interrupted_batch(photos, tmp_path / "out")
+    assert summary.interrupted and summary.exit_code == ExitCode.CTRL_C
+    rows = records(tmp_path / "out")
+    assert [r["source"] for r in rows] == [str(photos[0])]
 
 
 def test_jobs_are_capped_at_pages_and_cores(

@@ -303,8 +303,10 @@ def _run_locked(
         with _sigterm_stops():
             for outcome in executor.run(todo, options):
                 _write_page_image(outcome, out)
-                log.append(outcome.records)
+                # Counted before it is logged: a Ctrl-C or SIGTERM between the two must
+                # not leave a page in the log that the final rewrite drops.
                 summary.add(outcome.records)
+                log.append(outcome.records)
                 summary.processed += 1
                 bar.set_postfix(solved=summary.solved, failed=summary.failed_pages, refresh=False)
                 bar.update(1)
