@@ -71,6 +71,10 @@ class BuildPy(build_py):
 class BuildExt(build_ext):
     """Compiles the solver with mypyc into the build folder; plain Python if that fails."""
 
+    def build_extensions(self) -> None:
+        build_native.compile_in_parallel(self.compiler, os.cpu_count() or 1)
+        super().build_extensions()
+
     def run(self) -> None:
         if self.editable_mode or self.inplace or WHY_PURE is not None:
             return  # the checkout: `make native` compiles it in place
@@ -86,7 +90,6 @@ class BuildExt(build_ext):
             # setuptools prepares the extensions when the command is finalised: once more
             self.distribution.reinitialize_command(self)
             self.ensure_finalized()
-            self.parallel = getattr(self, "parallel", None) or os.cpu_count() or 1
             outputs = {Path(p).resolve() for p in self.get_outputs()}
             for stale in build_native.extensions(lib):  # left by an older build
                 if stale.resolve() not in outputs:
