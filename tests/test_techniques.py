@@ -63,7 +63,9 @@ def _solve_and_check(values: list[int], *, every_state: bool) -> str:
 
 
 @pytest.mark.slow
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Six new puzzles a run (about 6 s each, every instance at every state): each CI run
+# draws other seeds, and the reference sets and hard puzzles below sweep the rest.
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=10**9), st.booleans())
 def test_generated_puzzles_every_instance_sound(seed: int, symmetric: bool) -> None:
     puzzle = generate(seed, min_givens=20, symmetric=symmetric)
