@@ -172,8 +172,14 @@ def compile_in_parallel(compiler: Any, jobs: int) -> None:
     extension's files one after another (``build_ext --parallel`` only builds whole
     extensions side by side): one core did the whole build (160 s here, the other
     idle). This is ``CCompiler.compile`` (setuptools 77-80) with its loop run by a
-    thread pool; each thread waits on its own compiler process.
+    thread pool; each thread waits on its own compiler process. Only a Unix compiler
+    (gcc, clang) whose ``compile`` is that one is changed (MSVC's has its own); any
+    other compiles as setuptools does.
     """
+    if getattr(compiler, "compiler_type", "") != "unix" or not all(
+        hasattr(compiler, name) for name in ("_setup_compile", "_get_cc_args", "_compile")
+    ):
+        return
 
     def compile(
         sources: list[str],
