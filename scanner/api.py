@@ -762,8 +762,7 @@ def _scan_grid(
         _keep_faint_givens(reading, entry_probs, own_only & ~(written | pencil | glare))
     if reading.solution is not None:
         # A torn mark (a flat stroke beside another) may be a digit blur broke apart.
-        broken = torn[perm] & pencil
-        skip = written | (pencil & ~broken) | glare
+        skip = written | (pencil & ~torn[perm]) | glare
         _keep_inked_givens(reading, entry_probs, skip, named=not handwritten_page)
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
