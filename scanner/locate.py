@@ -232,7 +232,8 @@ def locate_grid(
     if not fits:
         raise NoGridError(f"no Sudoku grid found in {name}")
     best = max(f.score for f in fits)
-    chosen = max((f for f in fits if f.score >= best - 0.1), key=lambda f: f.area)
+    # A near-best lattice inside the photo before one past its edge (see ``_good``).
+    chosen = max((f for f in fits if f.score >= best - 0.1), key=lambda f: (f.inside, f.area))
     dbg.chosen, dbg.refined = chosen.index, chosen.refined
     geometry = _full_resolution(img, chosen, scale)
     cell = _mean_cell(geometry)
@@ -312,6 +313,7 @@ class _Fit:
     refined: bool
     fine: bool = False  # measured on the input at a fine cell size already
     mode: _Mode = _PLAIN  # how it was measured
+    inside: bool = True  # the whole lattice lies in the image (see ``_lattice_inside``)
 
     @property
     def corners(self) -> FloatArray:
@@ -419,14 +421,14 @@ def _collect_fits(
             dbg.candidates.append(quad)
             dbg.scores.append(0.0)
             fit = _fit_candidate(img, small, dbg.scale, quad)
-            kept = _keep_fit(fits, fit, dbg, len(dbg.candidates) - 1)
-            if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
+            kept = _keep_fit(fits, fit, dbg, len(dbg.candidates) - 1, small.shape)
+            if kept and stop_when_good and _good(fits[-1]):
                 break
     if not fits:
         for idx, quad in enumerate(list(dbg.candidates)):
             fit = _fit_candidate(img, small, dbg.scale, quad, boxes=True)
-            kept = _keep_fit(fits, fit, dbg, idx)
-            if kept and stop_when_good and fits[-1].score >= _GOOD_SCORE:
+            kept = _keep_fit(fits, fit, dbg, idx, small.shape)
+            if kept and stop_when_good and _good(fits[-1]):
                 break
     return fits
 
@@ -436,10 +438,12 @@ def _keep_fit(
     fit: _Measured | None,
     dbg: LocateDebug,
     idx: int,
+    shape: tuple[int, ...],
     *,
     min_score: float = _ACCEPT_SCORE,
 ) -> bool:
-    """Record the score of candidate ``idx`` and add its fit to ``fits`` when accepted."""
+    """Record the score of candidate ``idx`` and add its fit to ``fits`` when accepted
+    (``shape``: the working copy's, in whose pixels the fit is)."""
     if fit is None:
         return False
     dbg.scores[idx] = max(dbg.scores[idx], fit.score)
@@ -448,8 +452,16 @@ def _keep_fit(
     lat = fit.lattice
     corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
     area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
-    fits.append(_Fit(fit.score, area, idx, lat, fit.refined, fit.fine, fit.mode))
+    inside = _lattice_inside(lat, shape)
+    fits.append(_Fit(fit.score, area, idx, lat, fit.refined, fit.fine, fit.mode, inside))
     return True
+
+
+def _good(fit: _Fit) -> bool:
+    """Whether a fit ends the search: near-perfect, and all of it in the image. A
+    lattice a row or two past the photo's edge can match all the lines inside it (a
+    page whose first row lies in shadow was fitted with its lattice two rows down)."""
+    return fit.score >= _GOOD_SCORE and fit.inside
 
 
 def _same_grid(a: _Fit, b: _Fit) -> bool:
@@ -477,8 +489,15 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
 def _inside(geometry: GridGeometry) -> bool:
     """Whether the whole lattice lies in the image (give or take half a cell)."""
     w, h = geometry.image_size
-    slack = 0.5 * _mean_cell(geometry)
-    pts = geometry.lattice.reshape(-1, 2)
+    return _lattice_inside(geometry.lattice, (h, w))
+
+
+def _lattice_inside(lattice: FloatArray, shape: tuple[int, ...]) -> bool:
+    """Whether a lattice (10, 10, 2) lies in an image of ``shape`` (H, W, ...), give or
+    take half its median cell."""
+    h, w = shape[:2]
+    slack = 0.5 * median_cell(lattice)
+    pts = lattice.reshape(-1, 2)
     return bool(
         (pts[:, 0] >= -slack).all() and (pts[:, 0] <= w - 1 + slack).all()
         and (pts[:, 1] >= -slack).all() and (pts[:, 1] <= h - 1 + slack).all()
