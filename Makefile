@@ -129,7 +129,7 @@ STRESS_FONT_PACKAGES := fonts-cantarell fonts-comfortaa fonts-firacode \
 	fonts-oxygen fonts-quicksand fonts-sil-charis fonts-sjfonts fonts-kiloji fonts-seto \
 	fonts-yusei-magic
 
-.PHONY: bench-stress bench-mixed bench-speed stress-fonts
+.PHONY: bench-stress bench-mixed bench-speed bench-degraded stress-fonts
 bench-stress: stress-fonts
 	$(BIN)/python benchmarks/bench_stress.py
 
@@ -141,6 +141,11 @@ bench-speed: stress-fonts
 # Handwriting: printed givens and the person's entries (benchmarks/bench_mixed.py).
 bench-mixed: stress-fonts
 	$(BIN)/python benchmarks/bench_mixed.py
+
+# Wicht's photos degraded as other cameras and light hand them over: noise, underexposed,
+# JPEG 15, a shadow, a webcam's (benchmarks/bench_degraded.py; about 10 minutes on 2 cores).
+bench-degraded: $(STAMP)
+	$(BIN)/python benchmarks/bench_degraded.py
 
 stress-fonts: $(STAMP)
 	@if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \

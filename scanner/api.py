@@ -27,7 +27,7 @@ from .digits.base import turn_cells
 from .digits.cnn import OWN_STRENGTH_SHARE, ROTATED, CnnEngine, fold_rotated, hand_share
 from .digits.preprocess import against_reference, blank, faint_ink, ink_maps_gains_peaks
 from .errors import NoGridError, UnreadableGridError
-from .geometry import GridGeometry
+from .geometry import GridGeometry, median_cell
 from .kinds import (
     STRANGER_LIKENESS,
     CellKind,
@@ -162,6 +162,11 @@ _LIGHT_INK_GAP = 0.75
 # long at most, against the median of a square this share of its long side across.
 _STROKE_COPY = 256
 _STROKE_AREA = 0.04
+# A refused grid is read once more through a blur of this share of a cell (sigma), and
+# that reading taken only where no cell it leaves empty had a digit read at
+# _NOISE_KEEPS or more the first time (see ``_through_noise``).
+_NOISE_SIGMA = 0.03
+_NOISE_KEEPS = 0.25
 _BETWEEN_INKS = 0.1  # the share of the digits that may lie between the two strengths
 _MIN_LIGHT = 5
 _LIGHT_WRITTEN = 0.75
@@ -512,31 +517,66 @@ def _scan_grid_or_unblurred(
     descreened: float = 0.0,
 ) -> ScanResult:
     """:func:`_scan_grid`, and where that cannot read the grid, once more without the
-    camera's motion blur (:func:`scanner.motion.unblurred`).
+    camera's motion blur (:func:`scanner.motion.unblurred`), and else once more through
+    a light blur (:func:`_through_noise`).
 
-    The second reading is taken only when it is trusted (status OK) by the same tests
+    A second reading is taken only when it is trusted (status OK) by the same tests
     the first one failed, and as read (no correction); otherwise the first one, with
     its doubts and hint, stands. A grid read the first time is never measured for blur
-    (no time spent).
+    nor read again (no time spent).
     """
     first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
     if first.status != ReadStatus.UNREADABLE:
         return first
     sharp = unblurred(loaded.image, ink, geometry)
-    if sharp is None:
-        return first
-    image, sharp_ink, motion = sharp
-    second = _scan_grid(
-        replace(loaded, image=image), sharp_ink, geometry, engine, label, start,
-        descreened=descreened, taken=ink,
-    )  # fmt: skip
-    if second.status != ReadStatus.OK or second.corrections:
+    if sharp is not None:
+        image, sharp_ink, motion = sharp
+        second = _scan_grid(
+            replace(loaded, image=image), sharp_ink, geometry, engine, label, start,
+            descreened=descreened, taken=ink,
+        )  # fmt: skip
         # The deconvolution is a guess at the blur; a reading through it that revision
         # had to correct stacks a second guess on it (on pages shaken, tilted, glared
         # and JPEG'd at once such readings gave other puzzles, 0.07-0.2 per cell).
+        if second.status == ReadStatus.OK and not second.corrections:
+            # The photo as taken is what the person gave, and what the overlay draws on.
+            return replace(second, loaded=loaded, motion=motion)
+    return _through_noise(
+        first, ink, median_cell(geometry.lattice),
+        lambda smooth: _scan_grid(
+            loaded, smooth, geometry, engine, label, start, descreened=descreened, taken=ink
+        ),
+    )  # fmt: skip
+
+
+def _through_noise(
+    first: ScanResult,
+    ink: npt.NDArray[np.uint8],
+    cell: float,
+    read: Callable[[npt.NDArray[np.uint8]], ScanResult],
+) -> ScanResult:
+    """The grid refused in ``first`` read once more through a light blur, or ``first``.
+
+    ``ink`` (H, W) is what ``first`` was read from, ``cell`` the grid's typical cell
+    side in it (pixels), and ``read`` reads the grid from another copy of it.
+
+    Sensor noise in a dim photo, a webcam's or a messaging app's JPEG blocks draw
+    speckles that the ink maps, scaled to the grid's digits, take for strokes: empty
+    cells read "more likely a digit than empty", digits clash. A Gaussian blur of
+    ``_NOISE_SIGMA`` of a cell thins the speckles and keeps the strokes. As for the
+    deconvolution's reading, this one is taken only when it is trusted (status OK) as
+    read (no correction) in the same orientation, and when it leaves no cell empty
+    that the first reading gave some digit a real chance in (``_NOISE_KEEPS``): a blur
+    also fades a faint print (a printed 4 the first reading was sure of, gone in the
+    blur, left a puzzle with the same one solution).
+    """
+    second = read(np.asarray(cv2.GaussianBlur(ink, (0, 0), _NOISE_SIGMA * cell), np.uint8))
+    if second.status != ReadStatus.OK or second.corrections or second.rotation != first.rotation:
         return first
-    # The photo as taken is what the person gave, and what the overlay draws on.
-    return replace(second, loaded=loaded, motion=motion)
+    for kept, seen in zip(second.givens, first.alternatives, strict=True):
+        if not kept and max((p for v, p in seen if v), default=0.0) >= _NOISE_KEEPS:
+            return first
+    return second
 
 
 def _scan_grid(
