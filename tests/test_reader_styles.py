@@ -334,14 +334,22 @@ def test_a_print_seen_but_not_named_is_not_left_out_of_the_puzzle(
     # "empty": the cell is not left out. Its likeliest digit is the solution's but not
     # told apart from the next (a 3 at 0.14; noise spread over the digits is likeliest
     # the solution's one time in nine), so the page is refused, naming it.
+    # (Since 2026-11-29 a refused grid is read once more through a light blur, which
+    # reads this one right: that try is left out here, then let in.)
+    import scanner.api
     import scanner.locate
 
     page = _stress_page("newsprint-crinkled", 301, "Inconsolata")
     with monkeypatch.context() as patch:
         patch.setattr(scanner.locate, "_settle_corners", lambda gray, lattice, cell: lattice)
+        patch.setattr(scanner.api, "_through_noise", lambda first, *rest: first)
         scan = read_photo(page.image)
-    assert scan.status == ReadStatus.UNREADABLE
-    assert scan.doubtful_cells[0] == 8 and "r1c9" in scan.problem
+        assert scan.status == ReadStatus.UNREADABLE
+        assert scan.doubtful_cells[0] == 8 and "r1c9" in scan.problem
+        patch.undo()
+        patch.setattr(scanner.locate, "_settle_corners", lambda gray, lattice, cell: lattice)
+        scan = read_photo(page.image)
+        assert scan.status == ReadStatus.OK and scan.givens == page.givens
     # With the corner on the frame, the 5 reads as it is.
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK and scan.givens == page.givens
