@@ -51,7 +51,7 @@ from .locate import (
     rotated_lattice,
 )
 from .motion import unblurred
-from .quality import cut_off_cells, diagnose, washed_out
+from .quality import advice_beyond, cut_off_cells, diagnose, washed_out
 from .reading import (
     CONFIDENT,
     RIVAL_ODDS,
@@ -857,7 +857,7 @@ def _scan_grid(
         # Refused for glare alone: the hint is about the glare, whatever else is doubted.
         why = lost if glare_refused and not undecided else reading.doubtful_cells
         unturned = [int(perm[c]) for c in why]
-        hint = diagnose(geometry, cells, unturned, washed=washed)
+        hint = advice_beyond(reading.problem, diagnose(geometry, cells, unturned, washed=washed))
     result = ScanResult(
         path=label,
         givens=list(reading.givens),

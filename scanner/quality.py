@@ -138,7 +138,7 @@ def diagnose(
     """
     cell = median_cell(np.asarray(geometry.lattice, dtype=np.float64))
     if cut_off_cells(geometry).any():
-        return "the grid is cut off at the edge of the photo: take it with the whole grid in view"
+        return "the grid is cut off: take the photo again with the whole grid in view"
     if cell < SMALL_CELL_PX:
         return (
             f"the grid is small in the photo ({cell:.0f} px a cell): move closer or use a "
@@ -155,3 +155,11 @@ def diagnose(
         if np.mean(paper[doubtful_cells] < _SHADOW_SHARE * float(np.median(paper))) >= 0.5:
             return "a shadow darkens part of the grid: take the photo in even light"
     return "check the doubtful cells, or take a sharper photo straight on in even light"
+
+
+def advice_beyond(problem: str, hint: str) -> str:
+    """The hint (``cause: advice``, from :func:`diagnose`) without its cause where the
+    problem says it already: "the grid is cut off: 9 cells not in the photo" needs only
+    "take the photo again with the whole grid in view" after it, not the cause twice."""
+    cause, colon, advice = hint.partition(": ")
+    return advice if colon and cause and cause in problem else hint

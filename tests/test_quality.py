@@ -9,7 +9,7 @@ from scanner.cells import extract_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
-from scanner.quality import SEEN_MIDDLE, cut_off_cells, diagnose
+from scanner.quality import SEEN_MIDDLE, advice_beyond, cut_off_cells, diagnose
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
 from tests.synth import render_puzzle_photo
 
@@ -114,3 +114,16 @@ def test_group_medians_and_percentiles_are_numpys_to_the_bit() -> None:
         assert np.array_equal(got, [np.percentile(v, q) for v in groups])
     with pytest.raises(ValueError, match="empty group"):
         group_percentile(values, sizes, 90)
+
+
+@pytest.mark.parametrize(
+    ("problem", "advice"),
+    [
+        ("the grid is cut off: 9 cells not in the photo", "take the photo again"),
+        ("the digits as read clash: 4 twice, in r1c1 and r1c2", "the grid is cut off: take"),
+    ],
+)
+def test_a_hint_gives_its_cause_only_where_the_problem_does_not(problem: str, advice: str) -> None:
+    hint = "the grid is cut off: take the photo again with the whole grid in view"
+    assert advice_beyond(problem, hint).startswith(advice)
+    assert advice_beyond(problem, "check the doubtful cells") == "check the doubtful cells"
