@@ -44,6 +44,10 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_stress import read_outcome  # noqa: E402
+
 from scanner.truth import read_truth  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "photos" / "wicht-train"
@@ -101,7 +105,7 @@ WAYS: dict[str, Callable[[Image, np.random.Generator], Image]] = {
 class Outcome:
     photo: str
     way: str
-    outcome: str  # right, unreadable, several, no grid, confident-wrong, error
+    outcome: str  # as bench_stress.read_outcome: right, unreadable, several, no-grid, ...
     detail: str = ""
 
 
@@ -115,33 +119,18 @@ def degraded(path: Path, way: str) -> Image:
 
 
 def read_one(task: tuple[Path, str]) -> Outcome:
-    """Degrade one photo one way and read it (in a worker: the scanner is imported here)."""
-    from scanner.api import read_photo
-    from scanner.errors import NoGridError
-    from scanner.reading import ReadStatus
-    from solver.errors import SudokuScanError
-
+    """Degrade one photo one way and read it (in a worker)."""
     path, way = task
-    givens = read_truth(path.with_suffix(".dat"))
-    try:
-        scan = read_photo(degraded(path, way), name=path.name)
-    except NoGridError:
-        return Outcome(path.name, way, "no grid")
-    except SudokuScanError as exc:
-        return Outcome(path.name, way, "error", str(exc))
-    if scan.status == ReadStatus.OK:
-        right = list(scan.givens) == givens
-        return Outcome(path.name, way, "right" if right else "confident-wrong")
-    outcome = "several" if scan.status == ReadStatus.MULTIPLE else "unreadable"
-    return Outcome(path.name, way, outcome, scan.problem)
+    outcome, detail, _ = read_outcome(degraded(path, way), read_truth(path.with_suffix(".dat")))
+    return Outcome(path.name, way, outcome, detail)
 
 
-COLUMNS = ("right", "unreadable", "several", "no grid", "confident-wrong")
+COLUMNS = ("right", "unreadable", "several", "no-grid", "confident-wrong", "error")
 
 
 def table(outcomes: list[Outcome], ways: list[str]) -> str:
     lines = [
-        "| way | photos | " + " | ".join(COLUMNS) + " |",
+        "| way | photos | " + " | ".join(c.replace("-", " ") for c in COLUMNS) + " |",
         "|---|---:|" + "---:|" * len(COLUMNS),
     ]
     for way in ways:

@@ -43,6 +43,7 @@ import zlib
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -89,40 +90,48 @@ def render(style: str, seed: int, fonts: list[FontFamily]) -> StressPage:
     )
 
 
-def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
-    """Render one page and read it (in a worker: the scanner is imported here)."""
+def read_outcome(image: Any, givens: list[int]) -> tuple[str, str, list[tuple[int, int, int]]]:
+    """Read ``image`` (a photo, BGR) and say how that went against its printed ``givens``.
+
+    Returns the outcome (right, unreadable, several, confident-wrong, no-grid, error),
+    a detail (the problem, or the error) and, for a confident-wrong reading, the cells
+    read otherwise as (cell, printed, read). The scanner is imported here (workers).
+    """
     from scanner.api import read_photo
     from scanner.errors import NoGridError
     from scanner.reading import ReadStatus
     from solver.errors import SudokuScanError
 
-    style, seed, fonts = task
-    t0 = time.perf_counter()
-    page = render(style, seed, fonts)
-    t1 = time.perf_counter()
     differ: list[tuple[int, int, int]] = []
     detail = ""
     try:
-        result = read_photo(page.image)
+        result = read_photo(image)
         if result.status == ReadStatus.MULTIPLE:
             outcome = "several"
         elif result.status != ReadStatus.OK:
             outcome, detail = "unreadable", result.problem
-        elif result.givens == page.givens:
+        elif result.givens == givens:
             outcome = "right"
         else:
             outcome = "confident-wrong"
-            differ = [
-                (i, p, r)
-                for i, (p, r) in enumerate(zip(page.givens, result.givens, strict=True))
-                if p != r
-            ]
+            pairs = enumerate(zip(givens, result.givens, strict=True))
+            differ = [(i, p, r) for i, (p, r) in pairs if p != r]
     except NoGridError as exc:
         outcome, detail = "no-grid", str(exc)
     except SudokuScanError as exc:
         outcome, detail = "error", f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # a crash is a finding too; keep measuring the rest
         outcome, detail = "error", f"crash {type(exc).__name__}: {exc}"
+    return outcome, detail, differ
+
+
+def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
+    """Render one page and read it (in a worker)."""
+    style, seed, fonts = task
+    t0 = time.perf_counter()
+    page = render(style, seed, fonts)
+    t1 = time.perf_counter()
+    outcome, detail, differ = read_outcome(page.image, page.givens)
     t2 = time.perf_counter()
     return Outcome(
         style=style,

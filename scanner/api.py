@@ -158,6 +158,10 @@ _SHAPE_VOTE = 0.1
 # shot), none of them leaning written in more than 0.6 of those.
 _LIGHT_INK = 0.6
 _LIGHT_INK_GAP = 0.75
+_BETWEEN_INKS = 0.1  # the share of the digits that may lie between the two strengths
+_MIN_LIGHT = 5
+_LIGHT_WRITTEN = 0.75
+_DARK_WRITTEN = 0.2
 # Which way a page's strokes stand out (``_light_strokes``): measured on a copy this
 # long at most, against the median of a square this share of its long side across.
 _STROKE_COPY = 256
@@ -167,10 +171,6 @@ _STROKE_AREA = 0.04
 # _NOISE_KEEPS or more the first time (see ``_through_noise``).
 _NOISE_SIGMA = 0.03
 _NOISE_KEEPS = 0.25
-_BETWEEN_INKS = 0.1  # the share of the digits that may lie between the two strengths
-_MIN_LIGHT = 5
-_LIGHT_WRITTEN = 0.75
-_DARK_WRITTEN = 0.2
 # The probability a pencil-like cell gives to "empty" before the digit read in it.
 PENCIL_EMPTY = 0.6
 # The share of "empty" (of print) in a digit that may not be print: faint ink, or ink
@@ -501,7 +501,7 @@ def _light_strokes(gray: npt.NDArray[np.uint8]) -> bool:
     size = 2 * max(1, round(_STROKE_AREA * max(small.shape[:2]))) + 1
     around = cv2.medianBlur(small, size)
     # How much lighter and how much darker than around it each pixel is (0 if not).
-    apart = np.stack([cv2.subtract(small, around), cv2.subtract(around, small)]).astype(np.uint8)
+    apart = np.asarray([cv2.subtract(small, around), cv2.subtract(around, small)], np.uint8)
     lighter, darker = row_percentiles(apart.reshape(2, -1), (99,))[0]
     return bool(lighter > darker)
 
