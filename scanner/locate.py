@@ -1351,6 +1351,7 @@ def _refine(
 _CORNERS = ((0, 0, 1, 1), (0, 9, 1, -1), (9, 0, -1, 1), (9, 9, -1, -1))
 _CORNER_REACH = 0.3  # cells a corner may move from the parallelogram of its neighbours
 _CORNER_GAIN = 1.25  # how much more ink its two frame edges must find there
+_CORNER_WALKS = 3  # windows a corner found at the edge of its window may walk on through
 
 
 def _frame_ink(gray: UInt8Array, corner: FloatArray, ends: FloatArray) -> FloatArray:
@@ -1378,18 +1379,38 @@ def _settle_corners(gray: UInt8Array, lattice: FloatArray, cell: float) -> Float
     frame finds no more ink elsewhere and stays): settled inside the re-measuring, a
     corner changed how the lines beside it were seen, and two pages read right before
     were refused.
+
+    A corner found at the edge of its window walks on, a window at a time (at most
+    ``_CORNER_WALKS``), while the next window finds more ink: where crumpled paper
+    curls the frame's last cell inwards, the smooth lines put the corner a cell out in
+    the text beside the grid, and one window brought it only part of the way back (the
+    frame then ran through the corner cell, read as a 1). Not a corner the lattice puts
+    outside the image: its frame is not in the photo, and the walk would go on to the
+    next line in (a grid whose top row the photo cuts through lost its corner cell).
     """
     out = lattice.copy()
     steps = np.linspace(-_CORNER_REACH, _CORNER_REACH, 13) * cell
     dx, dy = np.meshgrid(steps, steps)
     offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
+    rim = np.max(np.abs(offsets), axis=1) >= _CORNER_REACH * cell - 1e-9
+    h, w = gray.shape[:2]
     for i, j, di, dj in _CORNERS:
         ends = np.stack([lattice[i, j + dj], lattice[i + di, j]])
-        guess = ends[0] + ends[1] - lattice[i + di, j + dj]
-        tries = guess + offsets
-        ink = _frame_ink(gray, np.vstack([lattice[i, j], tries]), ends)  # as it is, first
-        if float(ink[1:].max()) > _CORNER_GAIN * ink[0]:
-            out[i, j] = tries[int(np.argmax(ink[1:]))]
+        centre = ends[0] + ends[1] - lattice[i + di, j + dj]
+        ink = _frame_ink(gray, np.vstack([lattice[i, j], centre + offsets]), ends)
+        # As it is first; then each window must beat the last one's best.
+        need = _CORNER_GAIN * ink[0]
+        x, y = lattice[i, j]
+        walks = _CORNER_WALKS if 0 <= x <= w - 1 and 0 <= y <= h - 1 else 1
+        for _ in range(walks):
+            best = int(np.argmax(ink[1:]))
+            if float(ink[1 + best]) <= need:
+                break
+            centre = centre + offsets[best]
+            out[i, j], need = centre, float(ink[1 + best])
+            if not rim[best]:
+                break
+            ink = _frame_ink(gray, np.vstack([centre, centre + offsets]), ends)
     return out
 
 

@@ -410,6 +410,20 @@ def test_real_photos_match_outlines(photos_dir: Path) -> None:
         assert err.max() < max(14.0, 0.3 * cell), f"{name}: corner errors {err.round(1)}"
 
 
+def test_a_corner_past_the_photos_edge_walks_no_further_than_its_window(
+    photos_dir: Path,
+) -> None:
+    # image87: the photo's top edge cuts through the grid's first row, and its top-right
+    # crossing lies outside the photo. Walking on from its window (as a crumpled
+    # frame's corner does) took it down onto the next line in, a fifth of a cell from
+    # its neighbour there: the printed 4 in r1c9 fell out of its cell, read as empty,
+    # and the puzzle without it had the page's one solution.
+    folder = photos_dir / "wicht-train"
+    scan = read_photo(folder / "image87.jpg")
+    assert scan.status == ReadStatus.OK
+    assert scan.givens == read_truth(folder / "image87.dat")
+
+
 def test_a_page_in_shadow_is_fitted_where_it_lies(photos_dir: Path) -> None:
     # The phone's shadow over the top of the page (a soft edge, the paper at 0.4 of its
     # light above it): the top rows' lines fade, and a lattice one or two rows lower,
@@ -567,14 +581,23 @@ def test_a_grid_drowned_in_colour_moire_is_found_in_the_channels_mean() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seed", "font"), [(326, "Linux Biolinum"), (348, "League Spartan"), (336, "Hershey Complex")]
+    ("style", "seed", "font"),
+    [
+        ("crumpled-12mp", 326, "Linux Biolinum"),
+        ("crumpled-12mp", 348, "League Spartan"),
+        ("crumpled-12mp", 336, "Hershey Complex"),
+        ("crumpled", 921, "Hershey Triplex"),
+    ],
 )
-def test_a_crumpled_grids_corners_are_on_its_frame(seed: int, font: str) -> None:
-    # Crumpled-12mp pages of bench_stress whose frame bends hardest at a corner: the
+def test_a_crumpled_grids_corners_are_on_its_frame(style: str, seed: int, font: str) -> None:
+    # Crumpled pages of bench_stress whose frame bends hardest at a corner: the
     # lines' smooth curves, extrapolated there, put a corner crossing 0.2-0.7 of a
     # cell off (in the paper outside the frame at worst, and its cell read the frame as
     # a digit: each page was refused). A corner settles where its two frame edges lie.
-    page = _bench_page("crumpled-12mp", seed, font)
+    # On page 921 the frame's last cell curls inwards: the corner was a cell out in the
+    # text beside the grid, and one window of the search brought it only part of the
+    # way back (the frame crossed r1c9, read as a 1 at 0.94: a confident misreading).
+    page = _bench_page(style, seed, font)
     geometry = locate_grid(_gray(page.image))
     scale = page.image.shape[1] / geometry.image_size[0]
     cell = float(np.median(np.linalg.norm(np.diff(page.lattice, axis=1), axis=2)))
@@ -602,6 +625,12 @@ def test_a_corner_off_its_frame_settles_on_it_and_a_right_one_stays() -> None:
     others = np.ones((10, 10), dtype=bool)
     others[9, 0] = False
     assert np.array_equal(settled[others], right[others])
+    # Where its neighbours' parallelogram lies half a cell off (a frame's last cell
+    # curled), the corner walks on past the first window to its frame.
+    bent = off.copy()
+    bent[8, 1] += (0.5 * cell, 0.0)
+    walked = _settle_corners(paper, bent, cell)
+    assert np.linalg.norm(walked[9, 0] - right[9, 0]) < 0.1 * cell
 
 
 # Detections (pixels off the square's line k at m + k*c, bands 0..8 of the grid's rows)
