@@ -512,9 +512,15 @@ def cell_kinds(
     # other view puts it on the givens' half: moire over one glyph can tint a given
     # toward an entry ink in one view only, and a given read as an entry is another
     # puzzle, one that may still have the page's solution.
+    # So too an ink far off the givens' group that one view puts on their half of the
+    # way, beside another ink off it: a given with a screen's colour fringes, tinted
+    # most of the way to an entry ink as seen but not at full strength (a player's ink
+    # is one colour in both views; a red mistake beside blue entries lies on no way
+    # from the givens to them, or before its start).
+    torn = ~given & ~alone & ~near_print
     entry_side = np.zeros(len(colours), dtype=bool)
     givens_side = np.zeros(len(colours), dtype=bool)
-    if between_inks.any() or near_print.any():
+    if between_inks.any() or near_print.any() or torn.any():
         undiluted = _ink_colours(digit_cells, masks, full_strength=True)
         seen, full = (
             _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
@@ -522,6 +528,8 @@ def cell_kinds(
         entry_side = (np.fmax(seen, full) >= _ENTRY_SIDE) & (np.fmin(seen, full) >= _GIVENS_SIDE)
         with np.errstate(invalid="ignore"):
             givens_side = near_print & (np.fmax(seen, full) < _GIVENS_SIDE)
+            nearer = np.fmin(seen, full)
+            givens_side |= torn & (nearer >= 0.0) & (nearer < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     for k in np.flatnonzero(givens_side):

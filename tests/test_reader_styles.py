@@ -323,6 +323,14 @@ def test_a_thin_entry_paled_by_a_dark_screen_is_an_entry_at_full_strength() -> N
     _reads_right(_stress_page("screen-photo-dark", 5, "Lato"))
 
 
+def test_a_red_mistake_beside_blue_entries_is_no_tinted_given() -> None:
+    # Page 903 of bench_stress's screen-photo: two red entries (the app's mistakes) far
+    # off the givens' colour, beside each other. Along the way from the givens to the
+    # blue entries they lie before its start (-0.4): no print tinted toward an entry ink
+    # (as a given with moire fringes is), but an ink of its own.
+    _reads_right(_stress_page("screen-photo", 903, "Hershey Duplex"))
+
+
 def test_a_print_seen_but_not_named_is_not_left_out_of_the_puzzle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
