@@ -273,7 +273,10 @@ def revise(
        (noise spread over the digits is likeliest some digit too); otherwise the page
        is "unreadable", naming it. A
        cell whose "empty" is partly the kind rules' (``kind_in_doubt``), or whose
-       likeliest digit is 1 (a lone stroke), is left be.
+       likeliest digit is 1 (a lone stroke), is left be; but not a cell whose likeliest
+       digit is as likely against "empty" as one a fix of rule 3 wrote into a cell read
+       empty (three blurred copies of one print, two of them written in because the
+       puzzle needed them: the third was seen as well).
 
     Parameters
     ----------
@@ -530,19 +533,34 @@ def _no_digit_left_out(
     are the probabilities revised. A cell whose ``inked`` digit is sure (only print or
     pen in doubt), or whose kind is in doubt (``kind_in_doubt``), is left to the kind
     rules; one whose likeliest digit is 1 is left be (a lone stroke: on crumpled paper
-    and crinkled newsprint a grid line bent into the cell reads so).
+    and crinkled newsprint a grid line bent into the cell reads so). A cell whose
+    likeliest digit is as likely against "empty" as one a correction wrote into a cell
+    read empty is looked at whatever its "empty" and kind: it was seen as well as that
+    one (motion blur reads a print's copies alike, pencil-like and "empty" at 0.62, and
+    revision wrote in only those the puzzle needed).
     """
     if reading.status != ReadStatus.OK or reading.solution is None:
         return reading
     solution = reading.solution
+    # A digit a correction wrote into a cell read empty sets the bar for the others: a
+    # cell read empty whose digit is as likely against "empty" was seen as well.
+    bar = max(
+        (
+            math.log(k.confidence / k.corrected_confidence)
+            for k in reading.corrections
+            if not k.read
+        ),
+        default=-math.inf,
+    )
     fills: list[Correction] = []
     guessed: list[tuple[int, int]] = []  # (cell, its likeliest digit)
     for c in range(81):
-        if reading.givens[c] or p[c, 0] >= LIKELY_INKED or (inked and inked[c]):
-            continue
-        if kind_in_doubt and kind_in_doubt[c]:
+        if reading.givens[c] or (inked and inked[c]):
             continue
         digit = int(np.argmax(p[c, 1:])) + 1
+        as_likely = p[c, digit] > 0 and math.log(p[c, 0] / p[c, digit]) <= bar
+        if not as_likely and (p[c, 0] >= LIKELY_INKED or (kind_in_doubt and kind_in_doubt[c])):
+            continue
         if digit == 1:
             continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
         # Told apart from every other digit by RIVAL_ODDS: noise spread over the
