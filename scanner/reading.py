@@ -558,7 +558,7 @@ def _no_digit_left_out(
         if reading.givens[c] or (inked and inked[c]):
             continue
         digit = int(np.argmax(p[c, 1:])) + 1
-        as_likely = p[c, digit] > 0 and math.log(p[c, 0] / p[c, digit]) <= bar
+        as_likely = min(p[c, 0], p[c, digit]) > 0 and math.log(p[c, 0] / p[c, digit]) <= bar
         if not as_likely and (p[c, 0] >= LIKELY_INKED or (kind_in_doubt and kind_in_doubt[c])):
             continue
         if digit == 1:
