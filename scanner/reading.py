@@ -276,7 +276,8 @@ def revise(
        likeliest digit is 1 (a lone stroke), is left be; but not a cell whose likeliest
        digit is as likely against "empty" as one a fix of rule 3 wrote into a cell read
        empty (three blurred copies of one print, two of them written in because the
-       puzzle needed them: the third was seen as well).
+       puzzle needed them: the third was seen as well), which is filled when the rule
+       would fill it, and otherwise left be.
 
     Parameters
     ----------
@@ -537,7 +538,10 @@ def _no_digit_left_out(
     likeliest digit is as likely against "empty" as one a correction wrote into a cell
     read empty is looked at whatever its "empty" and kind: it was seen as well as that
     one (motion blur reads a print's copies alike, pencil-like and "empty" at 0.62, and
-    revision wrote in only those the puzzle needed).
+    revision wrote in only those the puzzle needed). Such a cell is only filled, never
+    a reason to refuse: a fix written in at long odds sets a bar that junk in a cell
+    whose kind is doubted passes too (a book page's r8c8 beside a faint 7 written in
+    at 0.18 against 0.69).
     """
     if reading.status != ReadStatus.OK or reading.solution is None:
         return reading
@@ -559,7 +563,10 @@ def _no_digit_left_out(
             continue
         digit = int(np.argmax(p[c, 1:])) + 1
         as_likely = min(p[c, 0], p[c, digit]) > 0 and math.log(p[c, 0] / p[c, digit]) <= bar
-        if not as_likely and (p[c, 0] >= LIKELY_INKED or (kind_in_doubt and kind_in_doubt[c])):
+        # Looked at only for being as likely: filled when it is its solution's digit,
+        # otherwise left to the kind rules as before (a weak fix sets a low bar).
+        only_as_likely = p[c, 0] >= LIKELY_INKED or bool(kind_in_doubt and kind_in_doubt[c])
+        if only_as_likely and not as_likely:
             continue
         if digit == 1:
             continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
@@ -571,7 +578,7 @@ def _no_digit_left_out(
         if digit == solution[c] and told and math.log(p[c, 0] / p[c, digit]) <= RIVAL_ODDS:
             reason = "(its likeliest digit, and its solution's)"
             fills.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
-        else:
+        elif not only_as_likely:
             guessed.append((c, digit))
     if guessed:
         named = ", ".join(
