@@ -525,10 +525,10 @@ def cell_kinds(
         seen, full = (
             _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
         )
-        entry_side = (np.fmax(seen, full) >= _ENTRY_SIDE) & (np.fmin(seen, full) >= _GIVENS_SIDE)
+        farther, nearer = np.fmax(seen, full), np.fmin(seen, full)
+        entry_side = (farther >= _ENTRY_SIDE) & (nearer >= _GIVENS_SIDE)
         with np.errstate(invalid="ignore"):
-            givens_side = near_print & (np.fmax(seen, full) < _GIVENS_SIDE)
-            nearer = np.fmin(seen, full)
+            givens_side = near_print & (farther < _GIVENS_SIDE)
             givens_side |= torn & (nearer >= 0.0) & (nearer < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY

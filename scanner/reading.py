@@ -562,7 +562,9 @@ def _no_digit_left_out(
         if reading.givens[c] or (inked and inked[c]):
             continue
         digit = int(np.argmax(p[c, 1:])) + 1
-        as_likely = min(p[c, 0], p[c, digit]) > 0 and math.log(p[c, 0] / p[c, digit]) <= bar
+        # Log-odds of "empty" against the digit (inf where either has no probability).
+        against = math.log(p[c, 0] / p[c, digit]) if min(p[c, 0], p[c, digit]) > 0 else math.inf
+        as_likely = against <= bar
         # Looked at only for being as likely: filled when it is its solution's digit,
         # otherwise left to the kind rules as before (a weak fix sets a low bar).
         only_as_likely = p[c, 0] >= LIKELY_INKED or bool(kind_in_doubt and kind_in_doubt[c])
@@ -575,7 +577,7 @@ def _no_digit_left_out(
         # solution's one time in nine.
         runner_up = float(np.partition(p[c, 1:], -2)[-2])
         told = runner_up <= 0 or math.log(p[c, digit] / runner_up) > RIVAL_ODDS
-        if digit == solution[c] and told and math.log(p[c, 0] / p[c, digit]) <= RIVAL_ODDS:
+        if digit == solution[c] and told and against <= RIVAL_ODDS:
             reason = "(its likeliest digit, and its solution's)"
             fills.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))
         elif not only_as_likely:
