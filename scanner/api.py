@@ -142,6 +142,11 @@ NOT_THE_SOLUTION = 0.02
 # mistake if read so) on a page that is still solved and checked: one or two hard-to-read
 # digits are the person's handwriting; more, and the reader is failing on the page.
 MAX_UNCLEAR = 2
+# On a page without handwriting (an app's), ink in the entries' colour under this share
+# of the print's height is a candidate: an app's are about half its digits' height
+# (0.48-0.59 on the rendered screens, whose entries and givens measure 0.75-1.05; moire
+# breaks a screen photo's strokes, so there a little less).
+APP_MARK_SHARE = 0.65
 # An empty reading gives way to the solution's digit inked this close to it (odds).
 _KEEP_ODDS = 2.0
 # Two inks are told apart by shape when at most this share of either ink's digits
@@ -723,15 +728,27 @@ def _scan_grid(
     pencil = np.zeros(81, dtype=bool)
     short = np.zeros(81, dtype=bool)  # ink shorter than print
     torn = np.zeros(81, dtype=bool)  # marks only for a flat stroke: maybe a broken digit
+    heights = np.zeros(81)  # the tallest stroke's height against the print's
     if len(busy):
-        pencil[busy], short[busy], torn[busy] = pencil_and_short(
+        pencil[busy], short[busy], torn[busy], heights[busy] = pencil_and_short(
             maps[busy], reference=None if looks_printed is None else looks_printed[busy]
         )
     # A digit that blur broke into its flat top and the rest is the digit the network
     # surely reads there, no pair of candidates.
     marks = pencil[perm] & ~(torn[perm] & (probs[:, 1:].max(axis=1) >= CONFIDENT))
     # Entries told by another colour (see rule 4's exception below, after revision).
-    in_other_colour = [k == CellKind.ENTRY for k in kinds]
+    in_other_colour = np.asarray([k == CellKind.ENTRY for k in kinds])
+    if not handwritten_page and in_other_colour.any():
+        # An app draws its entries in the givens' font and size, its candidates at about
+        # half that: a small ink in another colour is a candidate, even a lone one in the
+        # middle of its cell (the 3 x 3 layout's 5), which the marks' rules leave a digit.
+        # Only where that colour's inks fall clearly into the two sizes, none between
+        # the candidates' and print's: moire, blur and its undoing break and shrink a
+        # screen photo's strokes, entries' too.
+        height = heights[perm]
+        small = in_other_colour & (height > 0) & (height < APP_MARK_SHARE)
+        if not (in_other_colour & ~small & short[perm]).any():
+            marks |= small
     # Like a second colour, a lighter ink is decisive (print is never lighter than the
     # person's pencil), but its small marks stay marks.
     kinds = [CellKind.ENTRY if pencil_ink[i] and not marks[i] else k for i, k in enumerate(kinds)]
@@ -788,7 +805,7 @@ def _scan_grid(
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
     )
     # Digits taken for the person's by shape or strength alone, in the print's colour.
-    written_as_print_is = written & ~np.asarray(in_other_colour, dtype=bool)
+    written_as_print_is = written & ~in_other_colour
     if reading.status == ReadStatus.MULTIPLE and written_as_print_is.any():
         # A person fills in a proper puzzle. Where no other colour tells print from the
         # person's digits (their shapes do, or a lighter ink, which shade on a curled

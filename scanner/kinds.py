@@ -281,13 +281,16 @@ def pencil_like(
 
 def pencil_and_short(
     ink: npt.NDArray[np.float32], *, reference: npt.NDArray[np.bool_] | None = None
-) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+) -> tuple[
+    npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.float64]
+]:
     """:func:`pencil_like`; which cells (N,) hold ink shorter than print: under
     ``_SEVERAL_SHARE`` of the typical digit's height, wherever it lies (a lone
     candidate in the middle of its cell, which no rule calls pencil; an app's are
-    half a given's height, a printed font's lining digits one); and which of the marks
+    half a given's height, a printed font's lining digits one); which of the marks
     are so only for a flat stroke (wider than tall) beside another: no small digit, but
-    maybe a 7's or a 5's top that blur or a thin print broke off the rest."""
+    maybe a 7's or a 5's top that blur or a thin print broke off the rest; and each
+    cell's tallest stroke against the typical digit's height (0 for no stroke)."""
     n, size, _ = ink.shape
     tallest = np.zeros(n)
     marks = np.zeros(n, dtype=bool)
@@ -302,7 +305,7 @@ def pencil_and_short(
         found.append(strokes)
         tallest[i] = max((s[0] for s in strokes), default=0)
     if not tallest.any():
-        return marks, marks.copy(), torn
+        return marks, marks.copy(), torn, tallest
     few = reference is None or reference.sum() < MIN_REFERENCE
     measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
@@ -320,7 +323,7 @@ def pencil_and_short(
             torn[i] = marks[i] and not off_centre and len(upright) < 2
         else:
             marks[i] = _apart(alike, _MARK_GAP * size)
-    return marks, short, torn
+    return marks, short, torn, tallest / typical
 
 
 def _apart(strokes: list[tuple[int, int, int, int]], gap: float) -> bool:

@@ -606,9 +606,11 @@ def test_marks_only_for_a_flat_stroke_are_told_as_torn() -> None:
     ink = _beside_nine_prints(
         [(20, 26, 22, 41), (34, 44, 25, 36)], [(14, 26, 28, 36), (34, 44, 28, 36)]
     )
-    marks, _, torn = pencil_and_short(ink)
+    marks, _, torn, heights = pencil_and_short(ink)
     assert marks.tolist() == [False] * 9 + [True, True]
     assert torn.tolist() == [False] * 9 + [True, False]
+    # Each cell's tallest stroke against the prints' 26 px: the 7's stem, the upper mark.
+    assert heights.tolist() == pytest.approx([1.0] * 9 + [10 / 26, 12 / 26], abs=0.05)
 
 
 def test_candidates_fattened_to_near_print_size_are_marks_but_a_shaken_print_is_not() -> None:
