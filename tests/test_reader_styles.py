@@ -338,6 +338,23 @@ def test_a_red_mistake_beside_blue_entries_is_no_tinted_given() -> None:
     _reads_right(_stress_page("screen-photo", 903, "Hershey Duplex"))
 
 
+def test_a_digit_in_doubt_between_print_and_entry_that_clashes_is_a_wrong_entry() -> None:
+    # Page 909 of bench_stress's screen-photo-dark: the player's purple 5 in r7c8 beside
+    # the printed 5 in r7c4, moire washing its colour toward the givens' (in doubt
+    # between the two inks). Revision emptied it, the givens with it clashing; it was
+    # then neither given nor entry, and the player's mistake went unseen. Print never
+    # clashes with print: it is their entry, a wrong one, and no misread of the reader.
+    page = _stress_page("screen-photo-dark", 909, "Quicksand")
+    assert page.entries[61] == page.givens[57] == 5
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert scan.entries == page.entries
+    assert scan.kinds[61] == CellKind.ENTRY
+    assert scan.corrections == [] and scan.problem == ""
+    solution = solutions(page.givens, limit=1)[0]
+    assert [i for i, e in enumerate(scan.entries) if e and e != solution[i]] == [61]
+
+
 def test_a_print_seen_but_not_named_is_not_left_out_of_the_puzzle(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
