@@ -121,8 +121,8 @@ def degraded(path: Path, way: str) -> Image:
 def read_one(task: tuple[Path, str]) -> Outcome:
     """Degrade one photo one way and read it (in a worker)."""
     path, way = task
-    outcome, detail, _ = read_outcome(degraded(path, way), read_truth(path.with_suffix(".dat")))
-    return Outcome(path.name, way, outcome, detail)
+    read = read_outcome(degraded(path, way), read_truth(path.with_suffix(".dat")))
+    return Outcome(path.name, way, read.outcome, read.detail)
 
 
 COLUMNS = ("right", "unreadable", "several", "no-grid", "confident-wrong", "error")

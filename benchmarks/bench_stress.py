@@ -41,9 +41,9 @@ import sys
 import time
 import zlib
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -72,6 +72,21 @@ class Outcome:
     read_ms: float
     render_ms: float
     detail: str = ""
+    # The player's entries (app and pen styles), counted on a page read right: how many
+    # the page holds, how many were read with their digit, and the cells read as an
+    # entry that hold none (a candidate or the print taken for one).
+    entries: int = 0
+    entries_right: int = 0
+    invented: list[int] = field(default_factory=list)
+
+
+class PageRead(NamedTuple):
+    """How reading one page went (see :func:`read_outcome`)."""
+
+    outcome: str
+    detail: str
+    differ: list[tuple[int, int, int]]
+    entries: list[int] | None  # the player's entries as read, on a page read right
 
 
 def page_font(style: str, seed: int, fonts: list[FontFamily]) -> FontFamily:
@@ -90,12 +105,13 @@ def render(style: str, seed: int, fonts: list[FontFamily]) -> StressPage:
     )
 
 
-def read_outcome(image: Any, givens: list[int]) -> tuple[str, str, list[tuple[int, int, int]]]:
+def read_outcome(image: Any, givens: list[int]) -> PageRead:
     """Read ``image`` (a photo, BGR) and say how that went against its printed ``givens``.
 
     Returns the outcome (right, unreadable, several, confident-wrong, no-grid, error),
-    a detail (the problem, or the error) and, for a confident-wrong reading, the cells
-    read otherwise as (cell, printed, read). The scanner is imported here (workers).
+    a detail (the problem, or the error), for a confident-wrong reading the cells read
+    otherwise as (cell, printed, read), and for one read right the player's entries as
+    read. The scanner is imported here (workers).
     """
     from scanner.api import read_photo
     from scanner.errors import NoGridError
@@ -104,6 +120,7 @@ def read_outcome(image: Any, givens: list[int]) -> tuple[str, str, list[tuple[in
 
     differ: list[tuple[int, int, int]] = []
     detail = ""
+    entries = None
     try:
         result = read_photo(image)
         if result.status == ReadStatus.MULTIPLE:
@@ -111,7 +128,7 @@ def read_outcome(image: Any, givens: list[int]) -> tuple[str, str, list[tuple[in
         elif result.status != ReadStatus.OK:
             outcome, detail = "unreadable", result.problem
         elif result.givens == givens:
-            outcome = "right"
+            outcome, entries = "right", list(result.entries)
         else:
             outcome = "confident-wrong"
             pairs = enumerate(zip(givens, result.givens, strict=True))
@@ -122,7 +139,7 @@ def read_outcome(image: Any, givens: list[int]) -> tuple[str, str, list[tuple[in
         outcome, detail = "error", f"{type(exc).__name__}: {exc}"
     except Exception as exc:  # a crash is a finding too; keep measuring the rest
         outcome, detail = "error", f"crash {type(exc).__name__}: {exc}"
-    return outcome, detail, differ
+    return PageRead(outcome, detail, differ, entries)
 
 
 def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
@@ -131,8 +148,10 @@ def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
     t0 = time.perf_counter()
     page = render(style, seed, fonts)
     t1 = time.perf_counter()
-    outcome, detail, differ = read_outcome(page.image, page.givens)
+    outcome, detail, differ, read_entries = read_outcome(page.image, page.givens)
     t2 = time.perf_counter()
+    entries = read_entries or [0] * 81
+    pairs = list(zip(page.entries, entries, strict=True))
     return Outcome(
         style=style,
         seed=seed,
@@ -144,6 +163,9 @@ def run_one(task: tuple[str, int, list[FontFamily]]) -> Outcome:
         read_ms=1e3 * (t2 - t1),
         render_ms=1e3 * (t1 - t0),
         detail=detail,
+        entries=sum(map(bool, page.entries)) if read_entries else 0,
+        entries_right=sum(bool(e) and e == r for e, r in pairs),
+        invented=[i for i, (e, r) in enumerate(pairs) if r and not e],
     )
 
 
@@ -196,6 +218,14 @@ def summary(by_style: dict[str, list[Outcome]]) -> str:
         wrong = sum(r.outcome == "confident-wrong" for r in beyond)
         out.append(f"beyond reading ({names}): {refused} refused, {right} right, "
                    f"{wrong} confident-wrong of {len(beyond)}")  # fmt: skip
+    every = [r for res in by_style.values() for r in res if r.entries]
+    if every:
+        total = sum(r.entries for r in every)
+        right = sum(r.entries_right for r in every)
+        invented = sum(len(r.invented) for r in every)
+        out.append(f"player's entries on the {len(every)} pages read right that hold some: "
+                   f"{right} of {total} read with their digit, {invented} invented "
+                   f"(candidates or print read as an entry)")  # fmt: skip
     return "\n".join(out)
 
 
@@ -279,6 +309,14 @@ def main() -> None:
                   f"({r.entries_read} player entries): {cells}")  # fmt: skip
         print(f"\nreproduce one: python benchmarks/bench_stress.py --fonts {args.fonts} "
               f"--styles STYLE --seed SEED --save /tmp/stress")  # fmt: skip
+    invented = [r for r in results if r.invented]
+    if invented:
+        print(f"\npages read right with invented entries ({len(invented)}):")
+        for r in invented:
+            print(
+                f"- {r.style} {r.seed} {r.font}: "
+                + ", ".join(f"r{i // 9 + 1}c{i % 9 + 1}" for i in r.invented)
+            )
     errors = [r for r in results if r.outcome == "error"]
     for r in errors:
         print(f"error: {r.style} {r.seed}: {r.detail}")
