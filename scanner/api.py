@@ -854,15 +854,17 @@ def _scan_grid(
             kinds[i] = CellKind.PENCIL if pencil[i] else CellKind.EMPTY
     # A sure digit in a colour between the print's and the entries' (in doubt, on an
     # app's page) that revision emptied is the player's entry, and a wrong one: it
-    # clashed with the print, and print never clashes with print.
-    # The reader misread nothing there: no correction of its reading.
+    # clashed with the print, and print never clashes with print. The reader misread
+    # nothing there: no correction of its reading.
     doubted_colour = set() if handwritten_page else {int(turned[c]) for c in inks.in_doubt}
     emptied = [
         k.cell
         for k in reading.corrections
         if k.read and not k.corrected and k.cell in doubted_colour and inked[k.cell] == k.read
     ]
-    if emptied and reading.status == ReadStatus.OK:
+    if reading.status != ReadStatus.OK:
+        emptied = []
+    if emptied:
         reading.corrections = [k for k in reading.corrections if k.cell not in emptied]
         if not reading.corrections:
             reading.problem = ""

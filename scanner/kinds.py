@@ -323,7 +323,7 @@ def pencil_and_short(
             torn[i] = marks[i] and not off_centre and len(upright) < 2
         else:
             marks[i] = _apart(alike, _MARK_GAP * size)
-    return marks, short, torn, tallest / typical
+    return marks, short, torn, tallest / typical if typical > 0 else np.zeros(n)
 
 
 def _apart(strokes: list[tuple[int, int, int, int]], gap: float) -> bool:
