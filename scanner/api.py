@@ -856,14 +856,14 @@ def _scan_grid(
     # app's page) that revision emptied is the player's entry, and a wrong one: it
     # clashed with the print, and print never clashes with print. The reader misread
     # nothing there: no correction of its reading.
-    doubted_colour = set() if handwritten_page else {int(turned[c]) for c in inks.in_doubt}
-    emptied = [
-        k.cell
-        for k in reading.corrections
-        if k.read and not k.corrected and k.cell in doubted_colour and inked[k.cell] == k.read
-    ]
-    if reading.status != ReadStatus.OK:
-        emptied = []
+    emptied: list[int] = []
+    if reading.status == ReadStatus.OK and not handwritten_page:
+        doubted_colour = {int(turned[c]) for c in inks.in_doubt}
+        emptied = [
+            k.cell
+            for k in reading.corrections
+            if k.read and not k.corrected and k.cell in doubted_colour and inked[k.cell] == k.read
+        ]
     if emptied:
         reading.corrections = [k for k in reading.corrections if k.cell not in emptied]
         if not reading.corrections:

@@ -520,10 +520,10 @@ def cell_kinds(
     # most of the way to an entry ink as seen but not at full strength (a player's ink
     # is one colour in both views; a red mistake beside blue entries lies on no way
     # from the givens to them, or before its start).
-    torn = ~given & ~alone & ~near_print
+    far_off = ~given & ~alone & ~near_print
     entry_side = np.zeros(len(colours), dtype=bool)
     givens_side = np.zeros(len(colours), dtype=bool)
-    if between_inks.any() or near_print.any() or torn.any():
+    if between_inks.any() or near_print.any() or far_off.any():
         undiluted = _ink_colours(digit_cells, masks, full_strength=True)
         seen, full = (
             _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
@@ -532,7 +532,7 @@ def cell_kinds(
         entry_side = (farther >= _ENTRY_SIDE) & (nearer >= _GIVENS_SIDE)
         with np.errstate(invalid="ignore"):
             givens_side = near_print & (farther < _GIVENS_SIDE)
-            givens_side |= torn & (nearer >= 0.0) & (nearer < _GIVENS_SIDE)
+            givens_side |= far_off & (nearer >= 0.0) & (nearer < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     for k in np.flatnonzero(givens_side):
