@@ -183,6 +183,9 @@ PENCIL_EMPTY = 0.6
 # surely stays ahead, but within ``RIVAL_ODDS`` of "empty", so it stays a given only
 # where the puzzle needs it; ink the network hardly tells as any digit reads as empty.
 PRINT_DOUBT = 0.4
+# Digits of each kind an app's page needs before the strengths of its givens and its
+# entries are compared (``_as_light_as_entries``).
+_MIN_BY_STRENGTH = 3
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
@@ -768,14 +771,23 @@ def _scan_grid(
     # no given, but junk or a digit past reading.
     probs[:, 1:] = np.maximum(probs[:, 1:] - sideways[:, None] / 9.0, 0.0)
     probs[:, 0] += sideways
+    # The digit surely inked in each cell, print and hand alike: where only the kind is
+    # in doubt, the puzzle with or without it as a given is the same grid to draw.
+    best = entry_probs.argmax(axis=1)
+    inked = np.where(entry_probs[np.arange(81), best] >= INKED, best, 0)
+    likely = (best > 0) & (entry_probs[np.arange(81), best] >= LIKELY)
     # Ink that may not be print at all: strokes under half as strong as the grid's
     # digits that the network doubts as a digit (pencil marks, moire, a crease's
     # shadow, a bent grid line's remnant; a faint print read with confidence is no such
     # doubt), and, where colour alone tells print from the player's entries (an app
-    # draws both in one font), a digit whose colour lies between the two inks.
-    doubt = faint[perm] & (probs[:, 1:].max(axis=1) < CONFIDENT)
+    # draws both in one font), a digit whose colour lies between the two inks, or
+    # whose strokes are as light as the entries' (``colour_doubt``).
+    colour_doubt = np.zeros(81, dtype=bool)
     if not handwritten_page:
-        doubt[[int(turned[c]) for c in inks.in_doubt]] = True
+        colour_doubt[[int(turned[c]) for c in inks.in_doubt]] = True
+        unsure = likely & (entry_probs[np.arange(81), best] < CONFIDENT)
+        colour_doubt |= _as_light_as_entries(kinds, peaks[perm], likely, unsure)
+    doubt = (faint[perm] & (probs[:, 1:].max(axis=1) < CONFIDENT)) | colour_doubt
     not_print = np.maximum(hand, np.where(doubt, PRINT_DOUBT, 0.0))
     # The printed puzzle: the written share of a cell's digit is "empty" of print, so a
     # cell in doubt between print and pen stays doubtful.
@@ -788,13 +800,15 @@ def _scan_grid(
     washed = washed_out(cells if taken is None else extract_cells(taken, geometry))
     glare = washed[perm]
     probs[glare] = 0.5 * probs[glare] + 0.05
-    # The digit surely inked in each cell, print and hand alike: where only the kind is
-    # in doubt, the puzzle with or without it as a given is the same grid to draw.
-    best = entry_probs.argmax(axis=1)
-    inked = np.where(entry_probs[np.arange(81), best] >= INKED, best, 0)
-    # Copies of one printed glyph are one digit, however the network doubts each.
+    # Copies of one printed glyph are one digit, however the network doubts each. Not
+    # one kind: an app draws its entries in the givens' font, so a digit whose colour
+    # is in doubt is printed or not on its own.
     in_doubt = (
-        (probs.argmax(axis=1) > 0) & (probs.max(axis=1) < CONFIDENT) & (not_print < 0.5) & ~glare
+        (probs.argmax(axis=1) > 0)
+        & (probs.max(axis=1) < CONFIDENT)
+        & (not_print < 0.5)
+        & ~glare
+        & ~colour_doubt
     )
     copies = glyph_groups(maps[perm], in_doubt & ~pencil) if in_doubt.sum() >= 2 else []
     # Only a page written on has digits whose kind alone is in doubt.
@@ -842,27 +856,29 @@ def _scan_grid(
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
         # the reading as read.)
         own_only = blank(maps)[perm] & (entry_probs[:, 0] < 1.0)
-        _keep_faint_givens(reading, entry_probs, own_only & ~(written | pencil | glare))
+        _keep_faint_givens(
+            reading, entry_probs, own_only & ~(written | pencil | glare | colour_doubt)
+        )
     if reading.solution is not None:
         # A torn mark (a flat stroke beside another) may be a digit blur broke apart.
-        skip = written | (pencil & ~torn[perm]) | glare
+        skip = written | (pencil & ~torn[perm]) | glare | colour_doubt
         _keep_inked_givens(reading, entry_probs, skip, named=not handwritten_page)
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
             kinds[i] = CellKind.GIVEN
         elif kinds[i] == CellKind.GIVEN:
             kinds[i] = CellKind.PENCIL if pencil[i] else CellKind.EMPTY
-    # A sure digit in a colour between the print's and the entries' (in doubt, on an
-    # app's page) that revision emptied is the player's entry, and a wrong one: it
-    # clashed with the print, and print never clashes with print. The reader misread
-    # nothing there: no correction of its reading.
+    # A sure digit in doubt between the print and the entries (by its colour or
+    # strength, on an app's page) that revision emptied is the player's entry, and a
+    # wrong one: it clashed with the print, and print never clashes with print. The
+    # reader misread nothing there: no correction of its reading. (One read empty is
+    # left empty: on a screen photo that is as often moire over a candidate.)
     emptied: list[int] = []
-    if reading.status == ReadStatus.OK and not handwritten_page:
-        doubted_colour = {int(turned[c]) for c in inks.in_doubt}
+    if reading.status == ReadStatus.OK:  # (colour is in doubt only on a page not written on)
         emptied = [
             k.cell
             for k in reading.corrections
-            if k.read and not k.corrected and k.cell in doubted_colour and inked[k.cell] == k.read
+            if k.read and not k.corrected and colour_doubt[k.cell] and inked[k.cell] == k.read
         ]
     if emptied:
         reading.corrections = [k for k in reading.corrections if k.cell not in emptied]
@@ -1025,6 +1041,36 @@ def _lighter_written_ink(hand: FloatArray, peaks: FloatArray) -> npt.NDArray[np.
     if leaning[light].mean() >= _LIGHT_WRITTEN and leaning[~light].mean() <= _DARK_WRITTEN:
         return light
     return none
+
+
+def _as_light_as_entries(
+    kinds: list[CellKind],
+    peaks: FloatArray,
+    likely: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """Which GIVEN cells (81,) are no stronger than the entries, where strength tells.
+
+    An app on a light screen draws its givens black and the player's entries in a
+    colour, lighter in grey: the givens' strokes (``peaks``, each cell's strongest) are
+    then all stronger than the entries'. Where they are (the givens' weakest tenth above
+    the entries' strongest tenth, at least ``_MIN_BY_STRENGTH`` of each; the cells read
+    ``likely`` as a digit tell, as junk is faint), a given of the entries' strength read
+    ``unsure`` (under ``CONFIDENT``) is in doubt whatever colour was measured: a
+    photographed screen's moire washes a thin entry to grey, and blurs its shape too. (A
+    sure print may be a thin glyph, such as a font's 8; on a dark screen the two
+    strengths overlap, and this tells nothing.)
+    """
+    given = np.array([k == CellKind.GIVEN for k in kinds])
+    entry = np.array([k == CellKind.ENTRY for k in kinds])
+    none = np.zeros(len(kinds), dtype=bool)
+    given_digits, entry_digits = peaks[given & likely], peaks[entry & likely]
+    if min(len(given_digits), len(entry_digits)) < _MIN_BY_STRENGTH:
+        return none
+    strongest_entries = float(np.percentile(entry_digits, 90))
+    if float(np.percentile(given_digits, 10)) <= strongest_entries:
+        return none
+    return given & unsure & (peaks <= strongest_entries)
 
 
 def _inks_by_shape(

@@ -19,7 +19,8 @@ doubt, unless it lies well on the side of an entry ink used more than once (as s
 or at full strength: a thin entry is paler than a thick one; and neither view puts it
 on the givens' half of the way), as is a lone ink off the givens' group that no other
 ink resembles more, or one off it but near it that lies on the givens' half of the way
-in both views.
+in either view. The colour is the digit's own: ink running off the cell's middle (a grid
+line, a phone's bezel in a cell a lattice a little off cuts) is left out.
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ _OFF_CENTRE = 0.2
 # camera shake about 4 (a gap of 0.06 took a shaken 5 for marks).
 _SEVERAL_SHARE = 0.8
 _MARK_GAP = 0.1
+_MIN_INK_PIXELS = 4  # fewer ink pixels in a cell measure no colour (``_ink_colours``)
+# Ink spanning this share of the cell's height is a digit's (print stands half a cell or
+# more, a pencil candidate a quarter; moire breaks a stroke into pieces): ink beside it
+# that runs off the cell is none of it.
+_DIGIT_SHARE = 0.2
 _COLOURED_PIXELS = 20  # coloured samples in a grid that call for a look at its inks
 # Inks this near (a*b*) are one ink whatever the spread: lighting, JPEG and the ink's
 # thickness shift one printed ink by up to about this much across a grid.
@@ -150,6 +156,26 @@ def _ink_masks(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     mask[:, :, :border] = mask[:, :, -border:] = False
     # A cell with no real contrast has no ink, whatever the threshold says.
     mask[(paper - darkest) < 25] = False
+    # Ink running off the middle is no part of the digit: a grid line, or the dark
+    # beyond the frame (a phone's bezel), that a lattice a little off puts in the cell
+    # would give the digit its colour. Unless the digit runs into it (the ink left
+    # inside spans less than a digit's height): then all stays.
+    for i in range(n):
+        count, labels = cv2.connectedComponents(mask[i].astype(np.uint8), connectivity=8)
+        if count <= 2:
+            continue
+        rim = np.unique(
+            np.concatenate(
+                [
+                    labels[border, :], labels[-border - 1, :],
+                    labels[:, border], labels[:, -border - 1],
+                ]
+            )
+        )  # fmt: skip
+        inside = np.isin(labels, np.setdiff1d(np.arange(1, count), rim))
+        rows = np.flatnonzero(inside.any(axis=1))
+        if len(rows) and rows[-1] - rows[0] + 1 >= _DIGIT_SHARE * s:
+            mask[i] = inside
     return np.asarray(mask)
 
 
@@ -187,7 +213,7 @@ def _ink_colours(
     inner[s // 10 : -s // 10, s // 10 : -s // 10] = True
     out = np.full((n, 2), np.nan)
     inked = masks.reshape(n, -1).sum(axis=1)
-    cells = np.flatnonzero(inked >= 4)
+    cells = np.flatnonzero(inked >= _MIN_INK_PIXELS)
     if not len(cells):
         return out
     # Every cell at once (the same numbers as cell by cell; see scanner.robust): the
@@ -413,7 +439,7 @@ class Kinds:
         ``_LONE_INK`` of its median, and nearer it than any other ink off it, or
         ``COLOUR_SPLIT`` or more from every such ink), or of an ink off the group but
         within ``_LONE_INK`` that lies on the givens' half of the way to the entry ink
-        it is nearest, as seen and at full strength (``_way_to_entry``).
+        it is nearest, as seen or at full strength (``_way_to_entry``).
     """
 
     kinds: list[CellKind]
@@ -506,8 +532,9 @@ def cell_kinds(
     between_inks = given & ~lone & (nearest < dist)
     # The mirror: an ink off the givens' group but near it (a given tinted by moire,
     # beside a washed-out entry that keeps it from being a lone ink) that lies on the
-    # givens' half of the way to the entry ink it is nearest, in both views, is no
-    # surer the player's than a given: a given in doubt.
+    # givens' half of the way to the entry ink it is nearest, in either view, is no
+    # surer the player's than a given: a given in doubt. (A printed 4 on an app's
+    # tinted cell came out 0.62 of the way as seen and 0.44 at full strength.)
     near_print = ~given & (dist < _LONE_INK)
     # ... and one on an entry ink's side of that line, as seen or at full strength, is
     # an entry (a thin entry is paler as seen than its ink; at full strength a thin
@@ -531,7 +558,7 @@ def cell_kinds(
         farther, nearer = np.fmax(seen, full), np.fmin(seen, full)
         entry_side = (farther >= _ENTRY_SIDE) & (nearer >= _GIVENS_SIDE)
         with np.errstate(invalid="ignore"):
-            givens_side = near_print & (farther < _GIVENS_SIDE)
+            givens_side = near_print & (nearer < _GIVENS_SIDE)
             givens_side |= far_off & (nearer >= 0.0) & (nearer < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY

@@ -632,3 +632,24 @@ def test_a_dim_noisy_photo_is_read_through_its_noise(photos_dir) -> None:
         scan = read_photo(dim, name=name)
         assert scan.status == ReadStatus.OK, f"{name}: {scan.problem}"
         assert scan.givens == read_truth(folder / f"{name}.dat")
+
+
+def test_the_ink_running_off_a_cell_s_middle_gives_its_digit_no_colour() -> None:
+    # A lattice a little off puts the grid's frame and a phone's dark bezel beyond it in
+    # the cells of the last column: a red entry measured with them came out grey, and
+    # was read as a given (bench_stress screen-photo 1102).
+    from scanner.kinds import _ink_masks
+
+    red, black, paper = (40, 40, 220), (25, 25, 25), (245, 245, 245)
+    cell = np.empty((64, 64, 3), np.uint8)
+    cell[:] = paper
+    cell[20:44, 26:34] = red  # the digit, in the middle
+    cell[:, 50:60] = black  # the bezel, through the cell from top to bottom
+    gray = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)
+    mask = _ink_masks(gray[None])[0]
+    assert mask[20:44, 26:34].all() and not mask[:, 50:60].any()
+    assert np.linalg.norm(_ink_colours(cell[None], mask[None])[0] - _lab_ab(red)) < 3
+    # A digit that runs into the line keeps all its ink: nothing else is left to measure.
+    cell[30:34, 34:50] = red
+    mask = _ink_masks(cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)[None])[0]
+    assert mask[:, 50:58].any() and mask[20:44, 26:34].all()
