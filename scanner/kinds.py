@@ -75,9 +75,10 @@ _OFF_CENTRE = 0.2
 _SEVERAL_SHARE = 0.8
 _MARK_GAP = 0.1
 _MIN_INK_PIXELS = 4  # fewer ink pixels in a cell measure no colour (``_ink_colours``)
-# Ink spanning this share of the cell's height is a digit's (print stands half a cell or
-# more, a pencil candidate a quarter; moire breaks a stroke into pieces): ink beside it
-# that runs off the cell is none of it.
+# Ink inside a cell spanning this share of its height is something to measure the colour
+# of without the ink running off the cell (print stands half a cell or more, a pencil
+# mark a quarter, each maybe in pieces under moire); less is a speck, and the cell's ink
+# is measured whole.
 _DIGIT_SHARE = 0.2
 _COLOURED_PIXELS = 20  # coloured samples in a grid that call for a look at its inks
 # Inks this near (a*b*) are one ink whatever the spread: lighting, JPEG and the ink's
@@ -144,7 +145,8 @@ UInt8Array = npt.NDArray[np.uint8]
 
 
 def _ink_masks(cells: UInt8Array) -> npt.NDArray[np.bool_]:
-    """Ink pixels (N, S, S) of gray cells (dark on light), the cell borders left out."""
+    """Ink pixels (N, S, S) of gray cells (dark on light), the cell borders and the ink
+    running off the cell's middle left out."""
     n, s, _ = cells.shape
     paper, darkest = row_percentiles(
         cells[:, s // 10 : -s // 10, s // 10 : -s // 10].reshape(n, -1), (90, 1)
@@ -158,8 +160,8 @@ def _ink_masks(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     mask[(paper - darkest) < 25] = False
     # Ink running off the middle is no part of the digit: a grid line, or the dark
     # beyond the frame (a phone's bezel), that a lattice a little off puts in the cell
-    # would give the digit its colour. Unless the digit runs into it (the ink left
-    # inside spans less than a digit's height): then all stays.
+    # would give the digit its colour. Unless the digit runs into it (what is left
+    # inside spans under ``_DIGIT_SHARE`` of the cell): then all stays.
     for i in range(n):
         count, labels = cv2.connectedComponents(mask[i].astype(np.uint8), connectivity=8)
         if count <= 2:
