@@ -774,8 +774,9 @@ def _scan_grid(
     # The digit surely inked in each cell, print and hand alike: where only the kind is
     # in doubt, the puzzle with or without it as a given is the same grid to draw.
     best = entry_probs.argmax(axis=1)
-    inked = np.where(entry_probs[np.arange(81), best] >= INKED, best, 0)
-    likely = (best > 0) & (entry_probs[np.arange(81), best] >= LIKELY)
+    best_p = entry_probs[np.arange(81), best]
+    inked = np.where(best_p >= INKED, best, 0)
+    likely = (best > 0) & (best_p >= LIKELY)
     # Ink that may not be print at all: strokes under half as strong as the grid's
     # digits that the network doubts as a digit (pencil marks, moire, a crease's
     # shadow, a bent grid line's remnant; a faint print read with confidence is no such
@@ -785,8 +786,9 @@ def _scan_grid(
     colour_doubt = np.zeros(81, dtype=bool)
     if not handwritten_page:
         colour_doubt[[int(turned[c]) for c in inks.in_doubt]] = True
-        unsure = likely & (entry_probs[np.arange(81), best] < CONFIDENT)
-        colour_doubt |= _as_light_as_entries(kinds, peaks[perm], likely, unsure)
+        colour_doubt |= _as_light_as_entries(
+            kinds, peaks[perm], likely, likely & (best_p < CONFIDENT)
+        )
     doubt = (faint[perm] & (probs[:, 1:].max(axis=1) < CONFIDENT)) | colour_doubt
     not_print = np.maximum(hand, np.where(doubt, PRINT_DOUBT, 0.0))
     # The printed puzzle: the written share of a cell's digit is "empty" of print, so a

@@ -560,8 +560,7 @@ def cell_kinds(
         farther, nearer = np.fmax(seen, full), np.fmin(seen, full)
         entry_side = (farther >= _ENTRY_SIDE) & (nearer >= _GIVENS_SIDE)
         with np.errstate(invalid="ignore"):
-            givens_side = near_print & (nearer < _GIVENS_SIDE)
-            givens_side |= far_off & (nearer >= 0.0) & (nearer < _GIVENS_SIDE)
+            givens_side = (near_print | (far_off & (nearer >= 0.0))) & (nearer < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     for k in np.flatnonzero(givens_side):
