@@ -199,19 +199,21 @@ def test_a_started_page_checked_corrected_and_hinted(
     page.close()
 
 
-def test_candidate_marks_on_a_page_read_are_not_asked_about(
+def test_on_a_page_read_only_digits_in_doubt_are_asked_about(
     browser: Any, server: str, photo_file: Path
 ) -> None:
-    # The server's own reading, with two doubtful cells: one the reader settled as
-    # candidate marks (kind "pencil"), one it did not. On a page read, only the second
-    # gets a "?"; on a page refused, both do.
+    # The server's own reading, with four doubtful cells: the reader settled one as
+    # candidate marks (kind "pencil"), one as empty, and read one as a given and one as
+    # the person's entry. On a page read, only the two digits get a "?" (a cell left
+    # empty cannot change the answer of a puzzle unique without it); on a page refused,
+    # all four do.
     errors: list[str] = []
     page = _open(browser, server, errors)
     with page.expect_response(lambda r: r.url.endswith("/api/read")) as answer:
         _read(page, photo_file)
     reading = answer.value.json()
-    reading["doubtful"] = ["r1c1", "r1c2"]
-    reading["kinds"][0], reading["kinds"][1] = "pencil", "empty"
+    reading["doubtful"] = ["r1c1", "r1c2", "r1c3", "r1c4"]
+    reading["kinds"][:4] = ["pencil", "empty", "given", "entry"]
     counts = []
     for status in ("read", "unreadable"):
         page.reload()
@@ -221,6 +223,6 @@ def test_candidate_marks_on_a_page_read_are_not_asked_about(
         summary = page.inner_text("#read-summary")
         counts.append(summary.split(" not sure")[0].split()[-1])
         page.unroute("**/api/read")
-    assert counts == ["1", "2"]
+    assert counts == ["2", "4"]
     assert errors == []
     page.close()

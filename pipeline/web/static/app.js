@@ -172,8 +172,11 @@
       kinds: Array.isArray(d.kinds) ? d.kinds.slice() : [],
     });
     // Doubtful cells, and the person's entries the reader could not make out: a "?" to tap.
-    // On a page read, a doubt the rules settled as candidate marks is none to ask about.
-    const settled = (n) => d.status === 'read' && state.kinds[cellIndex(n)] === 'pencil';
+    // On a page read, only a doubt about a digit is asked about: a cell the rules settled
+    // as empty or as candidate marks cannot change the answer of a puzzle that has one
+    // solution without it (a moire photo read right had 41 such cells in doubt).
+    const asDigit = (n) => ['given', 'entry'].includes(state.kinds[cellIndex(n)]);
+    const settled = (n) => d.status === 'read' && !asDigit(n);
     [...(d.doubtful || []).filter((n) => !settled(n)), ...(d.unclear || [])].forEach((n) => {
       const i = cellIndex(n); if (i >= 0) state.doubtful.add(i);
     });
