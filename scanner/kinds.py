@@ -69,9 +69,10 @@ _OFF_CENTRE = 0.2
 # Several candidates apart are marks up to this share of the typical digit: a screen's
 # blur (or its descreening) fattens a mark of a quarter cell to 0.7 of an app's small
 # print. Apart means a gap of _MARK_GAP of the cell between two of them (a third of a
-# cell between their places, less their size: 5-30 pixels of 64); a printed digit
-# broken by a thin print or a bent line leaves a pixel or two, and one doubled by
-# camera shake about 4 (a gap of 0.06 took a shaken 5 for marks).
+# cell between their places, less their size: 5-30 pixels of 64), strokes closer being
+# one mark; a printed digit broken by a thin print, a bent line or blur leaves a pixel
+# or two, and one doubled by camera shake about 4 (a gap of 0.06 took a shaken 5 for
+# marks).
 _SEVERAL_SHARE = 0.8
 _MARK_GAP = 0.1
 _MIN_INK_PIXELS = 4  # fewer ink pixels in a cell measure no colour (``_ink_colours``)
@@ -300,9 +301,11 @@ def pencil_like(
     off the middle (``_OFF_CENTRE``) or has company of its own size (several
     candidates); or when it holds several strokes of a size, each under
     ``_SEVERAL_SHARE`` of the typical digit, two of them ``_MARK_GAP`` apart (an app's
-    candidates through a screen's blur). On the 160 reference photos, as the reader cuts
-    them, none of 4,628 printed digits looks so (with or without the second rule);
-    callers treat it as doubt, not as proof.
+    candidates through a screen's blur). Strokes of a size closer than
+    ``_MARK_GAP``, directly or through another, are one mark, measured by their
+    union. On the 160 reference photos, as the reader cuts them, none of 4,628
+    printed digits looks so (with or without the second rule); callers treat it as
+    doubt, not as proof.
     """
     return pencil_and_short(ink, reference=reference)[0]
 
@@ -341,28 +344,47 @@ def pencil_and_short(
     for i, strokes in enumerate(found):
         if not short[i]:
             continue
-        h, x, y, w = max(strokes)
-        alike = [s for s in strokes if s[0] >= 0.5 * h]
+        alike = [s for s in strokes if s[0] >= 0.5 * max(strokes)[0]]
+        # Strokes closer than a gap between candidates are one mark's: blur breaks a bold
+        # print into pieces that touch (a 3 into three, an 8 into its halves and the
+        # waist), which no 3 x 3 layout of candidates does.
+        pieces = _marks(alike, _MARK_GAP * size)
         if tallest[i] < PENCIL_SHARE * typical:
+            h, x, y, w = max(m for m in pieces if _holds(m, max(strokes)))  # the tallest's
             cx, cy = (x + w / 2) / size, (y + h / 2) / size
             off_centre = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE
-            marks[i] = off_centre or len(alike) >= 2
+            marks[i] = off_centre or len(pieces) >= 2
             upright = [s for s in alike if s[0] >= s[3]]
             torn[i] = marks[i] and not off_centre and len(upright) < 2
         else:
-            marks[i] = _apart(alike, _MARK_GAP * size)
+            marks[i] = len(pieces) >= 2
     return marks, short, torn, tallest / typical if typical > 0 else np.zeros(n)
 
 
-def _apart(strokes: list[tuple[int, int, int, int]], gap: float) -> bool:
-    """Whether two of these strokes ``(h, x, y, w)`` have ``gap`` pixels between them."""
+def _holds(box: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
+    """Whether ``box`` ``(h, x, y, w)`` holds the box ``inner`` whole."""
+    h, x, y, w = box
+    h2, x2, y2, w2 = inner
+    return x <= x2 and y <= y2 and x2 + w2 <= x + w and y2 + h2 <= y + h
+
+
+def _marks(strokes: list[tuple[int, int, int, int]], gap: float) -> list[tuple[int, int, int, int]]:
+    """The boxes ``(h, x, y, w)`` of these strokes' marks: strokes under ``gap`` pixels
+    apart, directly or through others, are one mark (its box their boxes' union)."""
+    mark = list(range(len(strokes)))  # each stroke's mark: the first stroke of it
     for k, (h, x, y, w) in enumerate(strokes):
-        for h2, x2, y2, w2 in strokes[k + 1 :]:
-            across = max(x2 - (x + w), x - (x2 + w2))
-            down = max(y2 - (y + h), y - (y2 + h2))
-            if max(across, down) >= gap:
-                return True
-    return False
+        for j in range(k + 1, len(strokes)):
+            h2, x2, y2, w2 = strokes[j]
+            if max(x2 - (x + w), x - (x2 + w2), y2 - (y + h), y - (y2 + h2)) < gap:
+                old, new = mark[j], mark[k]
+                mark = [new if m == old else m for m in mark]
+    boxes = []
+    for m in sorted(set(mark)):
+        own = [strokes[k] for k in range(len(strokes)) if mark[k] == m]
+        x0, y0 = min(s[1] for s in own), min(s[2] for s in own)
+        x1, y1 = max(s[1] + s[3] for s in own), max(s[2] + s[0] for s in own)
+        boxes.append((y1 - y0, x0, y0, x1 - x0))
+    return boxes
 
 
 def _colourful(image: UInt8Array, geometry: GridGeometry) -> bool:

@@ -624,3 +624,21 @@ def test_candidates_fattened_to_near_print_size_are_marks_but_a_shaken_print_is_
         [(19, 45, 26, 40), (4, 18, 48, 58)],
     )
     assert pencil_like(ink).tolist() == [False] * 9 + [True, False, False]
+
+
+def test_a_bold_print_blur_broke_into_touching_pieces_is_no_pencil_mark() -> None:
+    # Ink maps: nine prints 26 px tall, then two bold prints that motion blur broke where
+    # their strokes thin (bench stress motion-blur 1301, Lato, at this scale): a 3 in
+    # three pieces under half a print tall, a pixel apart, and an 8 whose halves lie 8 px
+    # apart, joined by its waist; then two candidates side by side, 9 px apart, and
+    # three in an L, each 9 px from the next. Pieces that touch, directly or through
+    # another, are one mark: the prints are no marks, the candidates still are.
+    ink = _beside_nine_prints(
+        [(26, 38, 20, 25), (27, 39, 26, 35), (28, 37, 36, 42)],
+        [(20, 36, 22, 27), (24, 36, 27, 36), (22, 33, 35, 41)],
+        [(6, 18, 6, 12), (6, 18, 21, 27)],
+        [(6, 18, 6, 12), (6, 18, 21, 27), (27, 39, 6, 12)],
+    )
+    marks, short, _, _ = pencil_and_short(ink)
+    assert short.tolist() == [False] * 9 + [True] * 4
+    assert marks.tolist() == [False] * 9 + [False, False, True, True]
