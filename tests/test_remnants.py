@@ -7,6 +7,8 @@ it looks like a 1. ``ink_maps_and_gains(..., remnants=True)`` erases such stroke
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import cv2
 import numpy as np
 
@@ -96,3 +98,25 @@ def test_a_batch_of_cells_is_each_cell_alone() -> None:
         assert np.array_equal(together, alone)
     # The remnants were there to erase.
     assert not np.array_equal(_darkness(batch, remnants=True), _darkness(batch, remnants=False))
+
+
+def test_a_wavy_line_along_the_side_is_erased_beside_the_digit() -> None:
+    # A crumpled page's cell line, bent back and forth down the right part of the cell
+    # (crumpled stress page 1418, r2c5, where it read the 3 beside it as a 1): too wavy
+    # for a straight stroke, but no more ink than a bar five times longer than wide.
+    wave = [(52, 8), (44, 20), (58, 34), (46, 48), (56, 63)]
+    line = [(a, b, 2) for a, b in pairwise(wave)]
+    three = [((16, 16), (32, 16), 4), ((32, 16), (24, 30), 4), ((24, 30), (32, 40), 4)]
+    cell = _cell(*three, *line)
+    assert _ink(cell, remnants=False)[34, 57] > 0.5
+    kept = _ink(cell, remnants=True)
+    assert kept[30:40, 40:64].max() < 0.1
+    assert np.allclose(kept[:, :38], _ink(_cell(*three), remnants=True)[:, :38], atol=0.02)
+
+
+def test_a_written_1_with_its_long_flag_across_the_cell_is_kept() -> None:
+    # A handwritten 1 (bench_mixed's red pen page 10, Delphine): a long flag up to the
+    # right and the stem back down, from the left edge to the right one through the
+    # middle. As bent and thin as a wavy line, but central: a digit's stroke.
+    one = _cell(((4, 40), (58, 10), 3), ((58, 10), (34, 52), 3))
+    assert np.allclose(_ink(one, remnants=True), _ink(one, remnants=False))

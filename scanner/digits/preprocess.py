@@ -245,15 +245,23 @@ def _erase_line_remnants(dark: FloatArray) -> None:
         ys, xs = np.nonzero(stroke)
         pts = np.stack([xs, ys]).astype(np.float64)
         small, big = np.linalg.eigvalsh(np.cov(pts))
-        if 4.0 * np.sqrt(big) < _REMNANT_LENGTH * CELL or big < _REMNANT_THIN**2 * max(small, 0.25):
-            continue  # not a long thin stroke
+        if 4.0 * np.sqrt(big) < _REMNANT_LENGTH * CELL:
+            continue  # not a long stroke
         # Along which side: a stroke steeper than 45 degrees runs along the left or right.
         across = pts[0] if h > w else pts[1]
+        along_side = not low < float(across.mean()) < high
         # From one edge to the opposite one, it is a line however central: the lattice
         # cut the cell across the (wavy) frame, and no digit spans its cell.
         start, extent = (y, h) if h > w else (x, w)
         through = start < edge and start + extent > CELL - edge
-        if low < float(across.mean()) < high and not through:
+        # Thin: straight, _REMNANT_THIN times longer than wide; or, along a side, bent
+        # with no more ink than such a bar (a crumpled page's wavy line spreads sideways;
+        # a central one so bent is a written digit's stroke, a 1 with its long flag).
+        straight = big >= _REMNANT_THIN**2 * max(small, 0.25)
+        bent = along_side and len(xs) * _REMNANT_THIN <= max(w, h) ** 2
+        if not (straight or bent):
+            continue  # not a thin stroke
+        if not (along_side or through):
             continue  # in the middle: a digit's stroke
         dark[i][cv2.dilate(stroke.astype(np.uint8), _REMNANT_GROW) > 0] = 0.0
 
