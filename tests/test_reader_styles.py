@@ -431,7 +431,10 @@ def test_a_print_seen_but_not_named_is_not_left_out_of_the_puzzle(
     # was read as a puzzle without one of its givens. The digits together outweigh
     # "empty": the cell is not left out. Its likeliest digit is the solution's but not
     # told apart from the next (a 3 at 0.14; noise spread over the digits is likeliest
-    # the solution's one time in nine), so the page is refused, naming it.
+    # the solution's one time in nine), so the page was refused, naming it (the rule
+    # alone: `test_a_print_seen_but_not_named_as_another_digit_is_refused`). Since
+    # 2026-11-29 evening the bent frame in that cell is erased as a line's remnant and
+    # the 5 is read: either way, never the puzzle without it.
     # (Since 2026-11-29 a refused grid is read once more through a light blur, which
     # reads this one right: that try is left out here, then let in.)
     import scanner.api
@@ -441,9 +444,10 @@ def test_a_print_seen_but_not_named_is_not_left_out_of_the_puzzle(
     with monkeypatch.context() as patch:
         patch.setattr(scanner.locate, "_settle_corners", lambda gray, lattice, cell: lattice)
         patch.setattr(scanner.api, "_through_noise", lambda first, *rest: first)
-        scan = read_photo(page.image)
-        assert scan.status == ReadStatus.UNREADABLE
-        assert scan.doubtful_cells[0] == 8 and "r1c9" in scan.problem
+        scan = _read_right_or_refused(page)
+        assert scan.status == ReadStatus.OK or (
+            scan.doubtful_cells[0] == 8 and "r1c9" in scan.problem
+        )
         patch.undo()
         patch.setattr(scanner.locate, "_settle_corners", lambda gray, lattice, cell: lattice)
         scan = read_photo(page.image)
