@@ -344,13 +344,14 @@ def pencil_and_short(
     for i, strokes in enumerate(found):
         if not short[i]:
             continue
-        alike = [s for s in strokes if s[0] >= 0.5 * max(strokes)[0]]
+        top = max(strokes)  # the tallest stroke (h, x, y, w)
+        alike = [s for s in strokes if s[0] >= 0.5 * top[0]]
         # Strokes closer than a gap between candidates are one mark's: blur breaks a bold
         # print into pieces that touch (a 3 into three, an 8 into its halves and the
         # waist), which no 3 x 3 layout of candidates does.
         pieces = _marks(alike, _MARK_GAP * size)
         if tallest[i] < PENCIL_SHARE * typical:
-            h, x, y, w = max(m for m in pieces if _holds(m, max(strokes)))  # the tallest's
+            h, x, y, w = max(m for m in pieces if _holds(m, top))  # the tallest's mark
             cx, cy = (x + w / 2) / size, (y + h / 2) / size
             off_centre = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE
             marks[i] = off_centre or len(pieces) >= 2
