@@ -1171,10 +1171,11 @@ def _keep_inked_givens(
     as faint, "empty" 0.41-0.46 after the kind rules, its digit 0.33-0.67 before: on
     1,660 rendered pages beyond reading, 11 of the 24 read as another puzzle). Junk
     ink reads likeliest as the solution's digit about one time in nine: the few pages
-    it costs are refused, not misread. Not in ``unnamed_ok``: on an app's page, ink
-    shorter than the print, which may be a candidate no pencil rule caught (moire over
-    a lone mark: 4 of 3,360 legible pages, app screens and photos of them, were refused
-    for one before this exception).
+    it costs are refused, not misread (one of 7,560 legible stress pages, a bent line;
+    three of Wicht's 160 photos degraded five ways, sensor noise). Not in
+    ``unnamed_ok``: on an app's page, ink shorter than the print, which may be a
+    candidate no pencil rule caught (moire over a lone mark: 4 of 3,360 legible pages,
+    app screens and photos of them, were refused for one before this exception).
     """
     assert reading.solution is not None
     unnamed: list[int] = []
