@@ -866,9 +866,12 @@ def _scan_grid(
         skip = written | (pencil & ~torn[perm]) | glare | colour_doubt
         # On an app's page (entries in another colour) ink shorter than the print may be
         # a candidate that no pencil rule caught (moire over a lone mark): never named.
-        candidate_like = short[perm] & bool(in_other_colour.any())
         _keep_inked_givens(
-            reading, entry_probs, skip, named=not handwritten_page, unnamed_ok=candidate_like
+            reading,
+            entry_probs,
+            skip,
+            named=not handwritten_page,
+            candidate_like=short[perm] & bool(in_other_colour.any()),
         )
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
@@ -1151,7 +1154,7 @@ def _keep_inked_givens(
     skip: npt.NDArray[np.bool_],
     *,
     named: bool,
-    unnamed_ok: npt.NDArray[np.bool_] | None = None,
+    candidate_like: npt.NDArray[np.bool_] | None = None,
 ) -> None:
     """Give back a printed digit read as "empty" when the network reads the solution's.
 
@@ -1173,21 +1176,23 @@ def _keep_inked_givens(
     ink reads likeliest as the solution's digit about one time in nine: the few pages
     it costs are refused, not misread (one of 7,560 legible stress pages, a bent line;
     three of Wicht's 160 photos degraded five ways, sensor noise). Not in
-    ``unnamed_ok``: on an app's page, ink shorter than the print, which may be a
+    ``candidate_like``: on an app's page, ink shorter than the print, which may be a
     candidate no pencil rule caught (moire over a lone mark: 4 of 3,360 legible pages,
     app screens and photos of them, were refused for one before this exception).
     """
     assert reading.solution is not None
+    candidate = np.zeros(81, dtype=bool) if candidate_like is None else candidate_like
     unnamed: list[int] = []
     for c, v in enumerate(reading.givens):
         digit = reading.solution[c]
         if v or skip[c] or int(np.argmax(probs[c, 1:])) + 1 != digit:
             continue
         if named:
+            if digit == 1:
+                continue  # a lone stroke: neither kept nor a reason to refuse
             rest = float(np.max(np.delete(probs[c], digit)))
-            keep = digit != 1 and probs[c, digit] > math.exp(RIVAL_ODDS) * rest
-            seen = probs[c, digit] > probs[c, 0] and not (unnamed_ok is not None and unnamed_ok[c])
-            if not keep and digit != 1 and seen:
+            keep = probs[c, digit] > math.exp(RIVAL_ODDS) * rest
+            if not keep and probs[c, digit] > probs[c, 0] and not candidate[c]:
                 unnamed.append(c)
         else:
             keep = probs[c, digit] * _KEEP_ODDS >= probs[c, 0]

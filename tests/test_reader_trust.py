@@ -276,12 +276,13 @@ def test_a_print_seen_but_not_named_as_another_digit_is_refused() -> None:
     assert revise(p).status == ReadStatus.OK
 
 
-def _doubted_as_faint(cell: int, digit: int, runner_up: int) -> tuple[np.ndarray, list[int]]:
-    """The probabilities of a reading as the reader's last step sees them (before the
-    kind rules: the digit likeliest, 0.5 to 0.3) and the givens revision left after the
-    faint-print rule moved the digit's share to "empty" (the puzzle needs no print
-    there)."""
-    puzzle, _, _ = _one_given_more()
+def _doubted_as_faint(
+    puzzle: list[int], cell: int, digit: int, runner_up: int
+) -> tuple[np.ndarray, list[int]]:
+    """The probabilities of a reading of ``puzzle`` as the reader's last step sees them
+    (before the kind rules: in ``cell`` the digit likeliest, 0.5 to 0.3) and the givens
+    revision left after the faint-print rule moved the digit's share to "empty" (the
+    puzzle needs no print there)."""
     p = _probs(puzzle)
     p[cell] = 0.02
     p[cell, 0], p[cell, digit], p[cell, runner_up] = 0.08, 0.5, 0.3
@@ -300,11 +301,13 @@ def test_a_print_doubted_as_faint_whose_digit_is_likeliest_is_not_left_out() -> 
     ) -> Reading:
         reading = revise(_probs(givens))
         assert reading.status == ReadStatus.OK
-        unnamed_ok = np.arange(81) == cell if candidate else None
-        _keep_inked_givens(reading, p, np.zeros(81, dtype=bool), named=named, unnamed_ok=unnamed_ok)
+        candidate_like = np.arange(81) == cell if candidate else None
+        _keep_inked_givens(
+            reading, p, np.zeros(81, dtype=bool), named=named, candidate_like=candidate_like
+        )
         return reading
 
-    p, givens = _doubted_as_faint(cell, digit, other)
+    p, givens = _doubted_as_faint(puzzle, cell, digit, other)
     reading = last_step(p, givens)
     assert reading.status == ReadStatus.UNREADABLE
     assert reading.doubtful_cells[0] == cell
@@ -317,12 +320,12 @@ def test_a_print_doubted_as_faint_whose_digit_is_likeliest_is_not_left_out() -> 
     reading = last_step(p, givens)
     assert reading.status == ReadStatus.OK and reading.givens == puzzle
     # Likeliest another digit than the puzzle's: junk, left empty, as before.
-    p, givens = _doubted_as_faint(cell, other, digit)
+    p, givens = _doubted_as_faint(puzzle, cell, other, digit)
     assert last_step(p, givens).givens[cell] == 0
     assert last_step(p, givens).status == ReadStatus.OK
     # "Empty" likelier than the digit, a lone stroke (1), or the person's page
     # (``named`` False: there the digit within 2:1 of "empty" is kept): no refusal.
-    p, givens = _doubted_as_faint(cell, digit, other)
+    p, givens = _doubted_as_faint(puzzle, cell, digit, other)
     p[cell, 0] = 0.55
     assert last_step(p, givens).status == ReadStatus.OK
     lone = next(c for c in range(81) if not puzzle[c] and solution[c] == 1)
@@ -330,7 +333,7 @@ def test_a_print_doubted_as_faint_whose_digit_is_likeliest_is_not_left_out() -> 
     p[lone] = 0.02
     p[lone, 0], p[lone, 1], p[lone, other] = 0.08, 0.5, 0.3
     assert last_step(p, puzzle).status == ReadStatus.OK
-    p, givens = _doubted_as_faint(cell, digit, other)
+    p, givens = _doubted_as_faint(puzzle, cell, digit, other)
     reading = last_step(p, givens, named=False)
     assert reading.status == ReadStatus.OK and reading.givens == puzzle
 
