@@ -1200,9 +1200,10 @@ def _keep_inked_givens(
             reading.givens[c] = digit
             reading.confidence[c] = float(probs[c, digit])
     if unnamed and reading.status == ReadStatus.OK:
-        verb = "hold" if len(unnamed) > 1 else "holds"
+        # Worded to start with a word: the phone page capitalises a problem's first letter.
+        cells, verb = ("cells", "hold") if len(unnamed) > 1 else ("cell", "holds")
         problem = (
-            f"{cells_text(unnamed)} more likely {verb} a digit than not, "
+            f"{cells} {cells_text(unnamed)} more likely {verb} a digit than not, "
             "but not one read surely enough to take as printed"
         )
         _refuse(reading, problem, unnamed)
