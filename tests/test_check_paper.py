@@ -338,7 +338,7 @@ def test_print_taken_for_handwriting_is_no_puzzle_with_several_solutions(
                 hand[taken] = 1.0
         return probs, hand, sideways, with_hands
 
-    def lighter(hand: npt.NDArray[np.float64], peaks: object) -> npt.NDArray[np.bool_]:
+    def lighter(hand: npt.NDArray[np.float64], *measures: object) -> npt.NDArray[np.bool_]:
         assert len(hand) == len(printed)  # the inked cells: the givens, in order
         return np.isin(printed, taken)
 
