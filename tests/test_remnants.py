@@ -120,3 +120,25 @@ def test_a_written_1_with_its_long_flag_across_the_cell_is_kept() -> None:
     # middle. As bent and thin as a wavy line, but central: a digit's stroke.
     one = _cell(((4, 40), (58, 10), 3), ((58, 10), (34, 52), 3))
     assert np.allclose(_ink(one, remnants=True), _ink(one, remnants=False))
+
+
+def test_a_crossed_7_written_against_the_side_is_kept() -> None:
+    # A 7 in thin pen, written well left with its crossbar run out to the left line
+    # (bench_mixed's blue pen page 73, Delphine, r5c9): bent, thin and along the left
+    # side as a wavy line's remnant is, but a fifth of its ink crosses the inner part of
+    # the cell, where no line's remnant lies. Erased, the cell read empty and the entry
+    # was missed.
+    seven = _cell(((2, 12), (30, 10), 2), ((30, 10), (8, 56), 2), ((0, 34), (26, 32), 2))
+    kept = _ink(seven, remnants=True)
+    assert np.allclose(kept, _ink(seven, remnants=False))
+    assert kept[9:13, 14:24].max() > 0.5
+
+
+def test_a_bent_corner_where_two_lines_meet_is_erased() -> None:
+    # A crumpled 12 MP page (stress crumpled-12mp 1816, r2c3): the lattice cut the cell
+    # across the corner where its top and left lines meet, an L as wide as it is tall.
+    corner = _cell(((4, 44), (7, 7), 2), ((7, 7), (44, 4), 2), ((30, 20), (30, 50), 4))
+    assert _ink(corner, remnants=False)[6, 20] > 0.5
+    kept = _ink(corner, remnants=True)
+    assert kept[:12, :40].max() < 0.1 and kept[:40, :12].max() < 0.1
+    assert kept[30, 30] > 0.5  # the 1 beside it stays

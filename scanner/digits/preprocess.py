@@ -36,6 +36,9 @@ _REMNANT_LENGTH = 0.45
 _REMNANT_THIN = 5.0
 _REMNANT_INK = 0.35
 _REMNANT_SIDE = 0.3  # ... and lies in the outer 30% of the cell across its direction
+# A bent remnant has this share of its ink in that outer band at least (wavy sides and
+# the corners of crumpled lines: 0.99-1; a crossed 7 written against the side: 0.78).
+_REMNANT_OUTER = 0.9
 _REMNANT_GROW = np.ones((3, 3), dtype=np.uint8)
 _INNER = slice(12, 52)  # the central part of a cell, where the digit's strokes are
 # Grid lines run across the outer bands of a cell, or end in them at the grid's outer
@@ -258,7 +261,13 @@ def _erase_line_remnants(dark: FloatArray) -> None:
         # with no more ink than such a bar (a crumpled page's wavy line spreads sideways;
         # a central one so bent is a written digit's stroke, a 1 with its long flag).
         straight = big >= _REMNANT_THIN**2 * max(small, 0.25)
-        bent = along_side and len(xs) * _REMNANT_THIN <= max(w, h) ** 2
+        # A line's bent remnant lies in the cell's outer band (``_REMNANT_SIDE`` of it
+        # from some edge: a wavy side, or the corner where two lines meet) all along; a
+        # digit written near the side (a crossed 7 in thin pen against the left line)
+        # crosses the inner part with a good share of its ink.
+        from_edge = np.minimum(np.minimum(xs, ys), np.minimum(CELL - 1 - xs, CELL - 1 - ys))
+        outer = float(np.mean(from_edge < _REMNANT_SIDE * CELL)) >= _REMNANT_OUTER
+        bent = along_side and outer and len(xs) * _REMNANT_THIN <= max(w, h) ** 2
         if not (straight or bent):
             continue  # not a thin stroke
         if not (along_side or through):
