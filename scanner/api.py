@@ -25,7 +25,13 @@ from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .digits.cnn import OWN_STRENGTH_SHARE, ROTATED, CnnEngine, fold_rotated, hand_share
-from .digits.preprocess import against_reference, blank, faint_ink, ink_maps_gains_peaks
+from .digits.preprocess import (
+    against_reference,
+    blank,
+    faint_ink,
+    ink_maps_gains_peaks,
+    main_blob,
+)
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry, median_cell
 from .kinds import (
@@ -178,6 +184,9 @@ _DARK_WRITTEN = 0.2
 # digits (glare, a photographed screen, a handheld shot) 50-100% twins where 2 or more
 # were measured, 0-50% strangers (a print faded by glare is still its font).
 _LIGHT_TWINS = 0.25
+# Entries in another colour that are mostly copies of the print (``_entries_in_print_font``)
+# are an app's.
+_APP_FONT_SHARE = 0.5
 _LIGHT_STRANGERS = 0.5
 # Which way a page's strokes stand out (``_light_strokes``): measured on a copy this
 # long at most, against the median of a square this share of its long side across.
@@ -739,7 +748,9 @@ def _scan_grid(
         # two shades of one red) while the shapes already tell written from printed, as
         # on a page in one ink: the shapes decide.
         undecided = []
-    kinds = [CellKind.GIVEN if twins[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)]
+    coloured = np.asarray([k == CellKind.ENTRY for k in kinds])
+    if not _entries_in_print_font(twins, coloured):
+        kinds = [CellKind.GIVEN if twins[i] and coloured[i] else k for i, k in enumerate(kinds)]
     # Small marks off the middle are pencil candidates (printed or written) more likely
     # than a digit: "empty" leads, and the puzzle's rules may still restore a given.
     busy = np.flatnonzero(digit)
@@ -1040,6 +1051,21 @@ def _holds_handwriting(hand: FloatArray) -> bool:
     return sure >= _MIN_WRITTEN and sure >= _SURE_TO_LEANING * leaning
 
 
+def _entries_in_print_font(twins: npt.NDArray[np.bool_], coloured: npt.NDArray[np.bool_]) -> bool:
+    """Whether the digits another colour tells for the person's (``coloured`` (81,)) are
+    an app's entries: copies of a printed digit of the grid (``twins`` (81,)) in
+    ``_APP_FONT_SHARE`` of them or more, and at least ``_MIN_INK_GROUP``.
+
+    A copy of the print in another colour is print as a rule (moire or colour fringes
+    tinted it), but a person's hand copies the print's glyph about once in sixty digits
+    (``kinds.twin_families``), while an app draws its entries in the givens' font: there
+    colour alone tells, also on a page taken for written on (an app's grey candidates
+    are a lighter ink, as pencil is).
+    """
+    copies = int((twins & coloured).sum())
+    return copies >= _MIN_INK_GROUP and copies >= _APP_FONT_SHARE * int(coloured.sum())
+
+
 def _lighter_written_ink(
     hand: FloatArray,
     peaks: FloatArray,
@@ -1061,6 +1087,9 @@ def _lighter_written_ink(
     read in them (``digits`` (N,), 0 for none), a lighter ink whose digits are not the
     darker ink's glyphs is the person's too, however print-like their shapes
     (``_LIGHT_TWINS``, ``_LIGHT_STRANGERS``), as long as the darker ink leans print.
+    Given ``ink``, only the lighter digits of a digit's size tell (``APP_MARK_SHARE`` of
+    the darker ink's typical height or more, ``_MIN_LIGHT`` at least): a lighter ink
+    of small marks alone is candidates noted (an app's grey ones), no entries.
     """
     none = np.zeros(len(peaks), dtype=bool)
     if len(peaks) < _MIN_LIGHT:
@@ -1073,11 +1102,21 @@ def _lighter_written_ink(
     leaning = hand >= _LEANS_WRITTEN
     if leaning[~light].mean() > _DARK_WRITTEN:
         return none
-    if leaning[light].mean() >= _LIGHT_WRITTEN:
+    # The person's digits are as tall as the print: small marks (candidates noted in
+    # pencil, an app's grey ones) tell nothing of an ink of entries.
+    digit_sized = light
+    if ink is not None:
+        heights = np.array([0.0 if (b := main_blob(m)) is None else b.height for m in ink])
+        reference = heights[~light & (heights > 0)]
+        if len(reference):
+            digit_sized = light & (heights >= APP_MARK_SHARE * float(np.median(reference)))
+            if digit_sized.sum() < _MIN_LIGHT:
+                return none
+    if leaning[digit_sized].mean() >= _LIGHT_WRITTEN:
         return light
     if ink is None or digits is None:
         return none
-    likeness = print_likeness(ink, digits, light, ~light)
+    likeness = print_likeness(ink, digits, digit_sized, ~light)
     measured = likeness[np.isfinite(likeness)]
     if (
         len(measured) >= _MIN_LIGHT

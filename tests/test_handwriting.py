@@ -213,15 +213,28 @@ def _drawn_ink(digit: int, *, written: bool) -> npt.NDArray[np.float32]:
     return drawn.astype(np.float32) / 255
 
 
+def _print_and_lighter(
+    seed: int, lean: float
+) -> tuple[
+    npt.NDArray[np.int_],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.float64],
+    list[npt.NDArray[np.float32]],
+]:
+    """Sixteen printed digits (2-9 twice, strong) and eight lighter ones (2-9) whose shapes
+    lean written by ``lean``: their values, strengths, leanings and the printed ink maps."""
+    rng = np.random.default_rng(seed)
+    values = np.array([2, 3, 4, 5, 6, 7, 8, 9] * 3)
+    peaks = np.concatenate([rng.uniform(0.85, 1.0, 16), rng.uniform(0.3, 0.45, 8)])
+    leaning = np.concatenate([[0.05] * 16, [lean] * 8])
+    return values, peaks, leaning, [_drawn_ink(int(d), written=False) for d in values[:16]]
+
+
 def test_a_lighter_ink_of_other_glyphs_than_the_print_is_the_persons() -> None:
     # A neat hand in pencil leans print by shape: the lean alone does not make it the
     # person's, but digits that are no copies of the print's glyphs beside it do. The
     # same lighter digits as copies of the print are print faded by glare or shade.
-    rng = np.random.default_rng(3)
-    values = np.array([2, 3, 4, 5, 6, 7, 8, 9] * 3)
-    peaks = np.concatenate([rng.uniform(0.85, 1.0, 16), rng.uniform(0.3, 0.45, 8)])
-    leaning = np.concatenate([[0.05] * 16, [0.3] * 8])
-    dark = [_drawn_ink(int(d), written=False) for d in values[:16]]
+    values, peaks, leaning, dark = _print_and_lighter(3, 0.3)
     pencil = np.stack(dark + [_drawn_ink(int(d), written=True) for d in values[16:]])
     faded = np.stack(dark + [_drawn_ink(int(d), written=False) for d in values[16:]])
     light = [False] * 16 + [True] * 8
@@ -234,6 +247,22 @@ def test_a_lighter_ink_of_other_glyphs_than_the_print_is_the_persons() -> None:
     # And where the darker ink leans written, the lighter one is the print.
     pen_first = np.concatenate([[0.9] * 16, [0.3] * 8])
     assert not _lighter_written_ink(pen_first, peaks, pencil, values).any()
+
+
+def test_a_lighter_ink_of_small_marks_is_no_ink_of_entries() -> None:
+    # Candidates noted in grey (an app's, half the print's height) lean written by shape
+    # as a person's pencil digits do; only digits of a digit's size tell an ink of
+    # entries.
+    values, peaks, leaning, dark = _print_and_lighter(4, 0.8)
+    full = [_drawn_ink(int(d), written=True) for d in values[16:]]
+    small = []
+    for ink in full:
+        half = np.zeros_like(ink)
+        half[16:48, 16:48] = cv2.resize(ink, (32, 32), interpolation=cv2.INTER_AREA)
+        small.append(half)
+    light = [False] * 16 + [True] * 8
+    assert _lighter_written_ink(leaning, peaks, np.stack(dark + full), values).tolist() == light
+    assert not _lighter_written_ink(leaning, peaks, np.stack(dark + small), values).any()
 
 
 def test_a_neat_hand_in_pencil_is_the_persons_though_it_leans_print() -> None:

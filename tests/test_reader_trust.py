@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from scanner.api import ScanResult, _keep_inked_givens, read_photo
+from scanner.api import ScanResult, _entries_in_print_font, _keep_inked_givens, read_photo
 from scanner.kinds import _NEUTRAL, CellKind, _ink_colours, _one_neutral_ink, glyph_groups
 from scanner.reading import Reading, ReadStatus, revise
 from solver.generate import generate
@@ -349,6 +349,38 @@ def test_an_apps_lone_candidate_is_no_print_left_out(style: str, seed: int, font
     givens, result = _stress_page(style, seed, font)
     assert result.status == ReadStatus.OK, result.problem
     assert result.givens == givens
+
+
+def test_an_apps_grey_candidates_make_no_page_written_on() -> None:
+    # A photographed phone screen (stress page screen-photo 1913, held-out Hershey
+    # Triplex, read once as a fresh set): the app's grey candidates are a lighter ink
+    # than its givens and most lean written by shape, so the page was taken for one
+    # written on in pencil; there a copy of a printed glyph is print whatever its
+    # colour, and the player's entries, which an app draws in the givens' font, were
+    # read as eleven givens: a confident reading of another puzzle. The candidates are
+    # half the print's height: marks, no ink of entries.
+    givens, result = _stress_page("screen-photo", 1913, "Hershey Triplex")
+    assert result.status == ReadStatus.OK, result.problem
+    assert result.givens == givens
+    entries = [i for i, k in enumerate(result.kinds) if k == CellKind.ENTRY]
+    assert len(entries) == 12 and not any(givens[i] for i in entries)
+
+
+def test_entries_in_another_colour_that_copy_the_print_are_an_apps() -> None:
+    # An app draws its entries in the givens' font: where most digits of the other
+    # colour are copies of the print, colour tells them, not their shape. A few copies
+    # among many are print that moire or colour fringes tinted.
+    coloured = np.zeros(81, dtype=bool)
+    coloured[:12] = True
+    twins = np.zeros(81, dtype=bool)
+    twins[:10] = True
+    twins[40:60] = True  # the givens' own copies of one another count for nothing
+    assert _entries_in_print_font(twins, coloured)
+    twins[3:10] = False
+    assert not _entries_in_print_font(twins, coloured)
+    few = np.zeros(81, dtype=bool)
+    few[:4] = True  # four entries, all copies: too few to tell an app by
+    assert not _entries_in_print_font(few, few)
 
 
 def test_a_print_seen_as_well_as_one_a_correction_wrote_in_is_not_left_out() -> None:
