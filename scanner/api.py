@@ -184,10 +184,10 @@ _DARK_WRITTEN = 0.2
 # digits (glare, a photographed screen, a handheld shot) 50-100% twins where 2 or more
 # were measured, 0-50% strangers (a print faded by glare is still its font).
 _LIGHT_TWINS = 0.25
+_LIGHT_STRANGERS = 0.5
 # Entries in another colour that are mostly copies of the print (``_entries_in_print_font``)
 # are an app's.
 _APP_FONT_SHARE = 0.5
-_LIGHT_STRANGERS = 0.5
 # Which way a page's strokes stand out (``_light_strokes``): measured on a copy this
 # long at most, against the median of a square this share of its long side across.
 _STROKE_COPY = 256
