@@ -30,7 +30,6 @@ from .digits.preprocess import (
     blank,
     faint_ink,
     ink_maps_gains_peaks,
-    main_blob,
 )
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry, median_cell
@@ -39,6 +38,7 @@ from .kinds import (
     TWIN_LIKENESS,
     CellKind,
     Kinds,
+    blob_height,
     cell_kinds,
     glyph_groups,
     pencil_and_short,
@@ -1106,7 +1106,7 @@ def _lighter_written_ink(
     # pencil, an app's grey ones) tell nothing of an ink of entries.
     digit_sized = light
     if ink is not None:
-        heights = np.array([0.0 if (b := main_blob(m)) is None else b.height for m in ink])
+        heights = np.array([blob_height(m) for m in ink])
         reference = heights[~light & (heights > 0)]
         if len(reference):
             digit_sized = light & (heights >= APP_MARK_SHARE * float(np.median(reference)))

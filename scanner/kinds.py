@@ -838,7 +838,7 @@ def taller_than_print(
         Cells holding a digit other than 1 that tall; all False without enough references.
     """
     values = np.asarray(digits).ravel()
-    heights = np.array([_blob_height(ink[c]) if values[c] > 1 else 0.0 for c in range(len(values))])
+    heights = np.array([blob_height(ink[c]) if values[c] > 1 else 0.0 for c in range(len(values))])
     refs = heights[np.asarray(printed, dtype=bool).ravel() & (heights > 0)]
     near = np.abs(refs[None, :] - refs[:, None]) <= _SAME_HEIGHT * refs[:, None]  # (R, R)
     counts = near.sum(axis=1)
@@ -851,7 +851,7 @@ def taller_than_print(
     return np.asarray(heights >= TALLER_THAN_PRINT * typical)
 
 
-def _blob_height(ink: npt.NDArray[np.floating[Any]]) -> float:
+def blob_height(ink: npt.NDArray[np.floating[Any]]) -> float:
     """The height in pixels of a cell's tallest digit-like stroke (0 for none)."""
     blob = main_blob(np.asarray(ink, dtype=np.float32))
     return 0.0 if blob is None else float(blob.height)
