@@ -314,6 +314,7 @@ class _Fit:
     fine: bool = False  # measured on the input at a fine cell size already
     mode: _Mode = _PLAIN  # how it was measured
     inside: bool = True  # the whole lattice lies in the image (see ``_lattice_inside``)
+    wavy: bool = False  # its crossings follow its lines' waves (``_refine``)
 
     @property
     def corners(self) -> FloatArray:
@@ -453,7 +454,7 @@ def _keep_fit(
     corners = np.array([lat[0, 0], lat[0, 9], lat[9, 9], lat[9, 0]])
     area = 0.5 * abs(float(np.sum(_cross(corners, np.roll(corners, -1, axis=0)))))
     inside = _lattice_inside(lat, shape)
-    fits.append(_Fit(fit.score, area, idx, lat, fit.refined, fit.fine, fit.mode, inside))
+    fits.append(_Fit(fit.score, area, idx, lat, fit.refined, fit.fine, fit.mode, inside, fit.wavy))
     return True
 
 
@@ -482,7 +483,14 @@ def _full_resolution(img: UInt8Array, fit: _Fit, scale: float) -> GridGeometry:
         lattice = _refine_full(img, lattice, scale, mode=fit.mode)
     if fit.refined:  # (a flat fallback is four corners and a homography: left as fitted)
         cell = median_cell(lattice)
+        # On a wavy page (crumpled paper) the frame's crossings are put onto the frame
+        # first (the corners' search starts from them) and then slid along it to where
+        # their lines meet it; a flat page's smooth curves are left as measured.
+        if fit.wavy:
+            lattice = _onto_frame(img, lattice, cell)
         lattice = _settle_corners(img, lattice, cell)
+        if fit.wavy:
+            lattice = _settle_frame_crossings(img, lattice, cell)
     return GridGeometry(lattice, (w, h))
 
 
@@ -547,7 +555,7 @@ def _refine_full(
         )
     start = (lattice - np.array([x0, y0]) + 0.5) * f - 0.5
     c = int(np.clip(round(cell * f), 24, 40))
-    lat, share, _ = _refine(crop, start, c, cell * f, mode=mode)
+    lat, share, _, _ = _refine(crop, start, c, cell * f, mode=mode)
     if (
         share < _REFINE_MIN_SCORE
         or float(np.max(np.linalg.norm(lat - start, axis=2))) > 0.5 * cell * f
@@ -1308,11 +1316,12 @@ def _flat_lattice(points: FloatArray) -> FloatArray | None:
 
 def _refine(
     small: UInt8Array, flat: FloatArray, c: int, cell: float, *, mode: _Mode = _PLAIN
-) -> tuple[FloatArray, float, tuple[int, int]]:
+) -> tuple[FloatArray, float, tuple[int, int], bool]:
     """Re-measure through the current lattice until it stops moving.
 
     Each round unbends the page a little more, so lines too curved to see at first
-    become straight. Returns the lattice, its share and the last suggested shift.
+    become straight. Returns the lattice, its share, the last suggested shift and
+    whether its crossings were moved on to follow the lines' waves (crumpled paper).
     """
     lat, share, shift = flat, 0.0, (0, 0)
     rounds: list[tuple[float, _Measurement]] = []
@@ -1343,8 +1352,8 @@ def _refine(
             and np.percentile(np.linalg.norm(waved.lattice - lat, axis=2), 90) >= _WAVY * cell
             and _ink_on_lines(small, waved.lattice) > _WAVE_GAIN * _ink_on_lines(small, lat)
         ):
-            lat = waved.lattice
-    return lat, share, shift
+            return waved.lattice, share, shift, True
+    return lat, share, shift, False
 
 
 # The grid's corners: (row, column) of the crossing and the steps into the grid.
@@ -1414,6 +1423,146 @@ def _settle_corners(gray: UInt8Array, lattice: FloatArray, cell: float) -> Float
     return out
 
 
+# The frame's inner crossings (32, 4): row and column of each, and the step (rows,
+# columns) to its inner neighbour.
+_FRAME_CROSSINGS = np.array(
+    [(0, k, 1, 0) for k in range(1, 9)]
+    + [(9, k, -1, 0) for k in range(1, 9)]
+    + [(k, 0, 0, 1) for k in range(1, 9)]
+    + [(k, 9, 0, -1) for k in range(1, 9)],
+    dtype=np.intp,
+)
+_FRAME_REACH = 0.5  # cells a crossing may move onto or along the frame
+# A crossing is looked at only where its line runs less surely than this share of the
+# median crossing's, or than _FRAME_RIDGE (``_edge_ridge``) ...
+_FRAME_SUSPECT = 0.8
+_FRAME_GAIN = 1.25  # ... and moves where a line runs this much more surely ...
+_FRAME_RIDGE = 30.0  # ... and at least this much darker than the paper beside it (grey levels)
+
+
+def _edge_ridge(gray: UInt8Array, starts: FloatArray, ends: FloatArray, cell: float) -> FloatArray:
+    """How surely a line runs along each segment from ``starts`` (..., 2) to ``ends``
+    (..., 2), shape (...): the lower quartile, over 12 points along it, of the darkness
+    there less the darker of the two points a fifth of a cell to either side (outside
+    the image counts as paper). A line is darker than the paper beside it all along; a
+    digit's stroke crosses the segment at a few points, and a crease's shadow is as
+    dark beside it."""
+    shape = np.broadcast_shapes(starts.shape, ends.shape)[:-1]
+    starts = np.broadcast_to(starts, (*shape, 2)).reshape(-1, 2)
+    span = np.broadcast_to(ends, (*shape, 2)).reshape(-1, 2) - starts
+    normal = np.stack([-span[:, 1], span[:, 0]], axis=1)
+    normal *= 0.2 * cell / np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+    t = (np.arange(12) + 0.5) / 12
+    on = starts[:, None] + t[None, :, None] * span[:, None]  # (K, 12, 2)
+    pts = np.stack([on, on + normal[:, None], on - normal[:, None]])  # (3, K, 12, 2)
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    values = cv2.remap(gray, flat[:, 0:1], flat[:, 1:2], cv2.INTER_LINEAR, borderValue=255)
+    dark = 255.0 - values.reshape(3, len(starts), 12).astype(np.float64)
+    ridge = dark[0] - np.maximum(dark[1], dark[2])
+    # The 3rd and 4th lowest of 12 (numpy's linear quartile: index 2.75).
+    low = np.partition(ridge, 3, axis=1)
+    return np.asarray(0.25 * low[:, 2] + 0.75 * low[:, 3], dtype=np.float64).reshape(shape)
+
+
+def _unit(v: FloatArray) -> FloatArray:
+    return np.asarray(v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-9))
+
+
+def _frame_directions(lattice: FloatArray) -> FloatArray:
+    """Unit vectors (32, 2) along the frame at its inner crossings (``_FRAME_CROSSINGS``),
+    each from the two nearest other crossings on its side but the corners (whose curves
+    swing the most)."""
+    out = np.empty((len(_FRAME_CROSSINGS), 2))
+    for n, (i, j, di, _) in enumerate(_FRAME_CROSSINGS):
+        k = j if di else i
+        a, b = (2, 3) if k == 1 else (6, 7) if k == 8 else (k - 1, k + 1)
+        out[n] = lattice[i, b] - lattice[i, a] if di else lattice[b, j] - lattice[a, j]
+    return _unit(out)
+
+
+def _suspects(ridge: FloatArray) -> npt.NDArray[np.intp]:
+    """Which crossings (of ``ridge`` (32,), how surely each one's line runs as the
+    lattice has it) are worth a search: those clearly less sure than the median."""
+    return np.flatnonzero(ridge < max(_FRAME_SUSPECT * float(np.median(ridge)), _FRAME_RIDGE))
+
+
+def _onto_frame(gray: UInt8Array, lattice: FloatArray, cell: float) -> FloatArray:
+    """The lattice (10, 10, 2) with a crossing of an inner line with the frame moved
+    along that line onto the frame, where the frame runs through it clearly more surely
+    (``_edge_ridge`` of a stretch of frame 0.7 of a cell long through it, turned up to
+    15 degrees either way), within ``_FRAME_REACH``.
+
+    The frame's curves are extrapolated past its last measured band, and at a corner a
+    line's curve can swing: on a crumpled page the left frame's crossings near the top
+    came out a fifth of a cell inside the frame, the corner two thirds of a cell off
+    along the top, and the corner's search (``_settle_corners``), which asks the frame
+    to run from it to those two crossings, found no frame there.
+    """
+    i, j, di, dj = _FRAME_CROSSINGS.T
+    at, along = lattice[i, j], _frame_directions(lattice)
+    half = 0.35 * cell * along
+    suspects = _suspects(_edge_ridge(gray, at - half, at + half, cell))
+    if not len(suspects):
+        return lattice
+    out = lattice.copy()
+    steps = np.linspace(-_FRAME_REACH, _FRAME_REACH, 17) * cell
+    turns = np.radians(np.linspace(-15.0, 15.0, 5))
+    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    for n in suspects:
+        inner = _unit(lattice[i[n] + di[n], j[n] + dj[n]] - at[n])
+        ux, uy = half[n]
+        turned = np.concatenate([ux * cos - uy * sin, ux * sin + uy * cos], axis=1)  # (5, 2)
+        places = np.vstack([at[n], at[n] + steps[:, None] * inner])  # (18, 2)
+        ridge = _edge_ridge(gray, places[:, None] - turned, places[:, None] + turned, cell)
+        best = ridge[1:].max(axis=1)
+        pick = int(np.argmax(best))
+        # As it is: along the frame as the lattice has it (no turn).
+        if best[pick] > max(_FRAME_GAIN * ridge[0, len(turns) // 2], _FRAME_RIDGE):
+            out[i[n], j[n]] = places[1 + pick]
+    return out
+
+
+def _settle_frame_crossings(gray: UInt8Array, lattice: FloatArray, cell: float) -> FloatArray:
+    """The lattice (10, 10, 2) with a crossing of an inner line with the frame slid
+    along the frame to where its line runs into the grid clearly more surely
+    (``_edge_ridge``), within ``_FRAME_REACH``.
+
+    The lines' curves are measured in bands at the cells' middles; on crumpled paper a
+    line can bend hard in the half cell before it meets the frame, and the crossing
+    there is extrapolated: a box line came out a third of a cell off at the frame, ran
+    through the first cell it bounds, and was read as a 1. The line is looked for as
+    two strokes, from each place along the frame to each place beside the cell edge's
+    midpoint (within half the reach), and on from there to each place beside the
+    edge's inner crossing (within a third of it, which may be a little off too), the
+    lesser of the two counting: its slant near the frame is not the lattice's, and a
+    digit's stroke beside the line, however bold, does not run on to the next crossing.
+    """
+    i, j, di, dj = _FRAME_CROSSINGS.T
+    at, inner = lattice[i, j], lattice[i + di, j + dj]
+    middle = 0.5 * (at + inner)
+    now = np.minimum(_edge_ridge(gray, at, middle, cell), _edge_ridge(gray, middle, inner, cell))
+    suspects = _suspects(now)
+    if not len(suspects):
+        return lattice
+    out = lattice.copy()
+    along = _frame_directions(lattice)
+    reach = _FRAME_REACH * cell
+    slide = np.linspace(-reach, reach, 17)[:, None, None, None]
+    swing = np.linspace(-0.5 * reach, 0.5 * reach, 9)[None, :, None, None]
+    give = np.linspace(-0.3 * reach, 0.3 * reach, 5)[None, None, :, None]
+    for n in suspects:
+        starts = at[n] + slide * along[n]
+        middles = middle[n] + swing * along[n]
+        ends = inner[n] + give * along[n]
+        ridge = np.minimum(
+            _edge_ridge(gray, starts, middles, cell), _edge_ridge(gray, middles, ends, cell)
+        )
+        best = np.unravel_index(int(np.argmax(ridge)), ridge.shape)
+        if ridge[best] > max(_FRAME_GAIN * now[n], _FRAME_RIDGE):
+            out[i[n], j[n]] = starts[best[0], 0, 0]
+    return out
+
+
 class _Measured(NamedTuple):
     """A candidate's lattice as :func:`_fit_candidate` measured it."""
 
@@ -1422,6 +1571,7 @@ class _Measured(NamedTuple):
     score: float
     fine: bool  # measured on a crop of the input at ~_FINE_CELL px cells
     mode: _Mode
+    wavy: bool  # its crossings follow its lines' waves (``_refine``)
 
 
 def _fit_candidate(
@@ -1470,14 +1620,15 @@ def _fit_candidate(
         lat = fit[0]
         if fine:
             lat = ((lat + 0.5) / f - 0.5 + origin + 0.5) * scale - 0.5
-        best = _Measured(lat, fit[1], fit[2], fine, mode)
+        best = _Measured(lat, fit[1], fit[2], fine, mode, fit[3])
     return best
 
 
 def _fit_grid(
     small: UInt8Array, quad: FloatArray, *, mode: _Mode = _PLAIN
-) -> tuple[FloatArray, bool, float] | None:
-    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, and its score; or None."""
+) -> tuple[FloatArray, bool, float, bool] | None:
+    """Lattice (10, 10, 2) of the grid in ``quad``, whether refined, its score and whether
+    its crossings follow its lines' waves (``_refine``); or None."""
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
     c = int(np.clip(round(cell), 24, 40))
@@ -1491,17 +1642,17 @@ def _fit_grid(
     if first.shift != (0, 0):
         moved = _flat_lattice(_shifted(flat, *first.shift))
         flat = flat if moved is None else moved
-    lat, share, shift = _refine(small, flat, c, cell, mode=mode)
+    lat, share, shift, wavy = _refine(small, flat, c, cell, mode=mode)
     if shift != (0, 0):
         # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
         moved_flat = _flat_lattice(_shifted(lat, *shift))
         if moved_flat is not None:
-            lat2, share2, _ = _refine(small, moved_flat, c, cell, mode=mode)
+            lat2, share2, _, wavy2 = _refine(small, moved_flat, c, cell, mode=mode)
             # The one whose lines lie on more ink: a comb off by a cell puts a line on
             # the blank (or the text) beyond the frame.
             if _ink_on_lines(small, lat2) > _ink_on_lines(small, lat):
-                flat, lat, share = moved_flat, lat2, share2
+                flat, lat, share, wavy = moved_flat, lat2, share2, wavy2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
     if share < _REFINE_MIN_SCORE or float(np.max(np.linalg.norm(lat - flat, axis=2))) > cell:
-        return flat, False, 0.8 * max(first.share, share)
-    return lat, True, share
+        return flat, False, 0.8 * max(first.share, share), False
+    return lat, True, share, wavy

@@ -295,6 +295,36 @@ def test_a_wavy_cell_line_beside_a_print_is_no_part_of_it() -> None:
     _reads_right(_stress_page("crumpled", 1418, "Lato"))
 
 
+@pytest.mark.parametrize(
+    ("style", "seed", "font"),
+    [("crumpled", 2015, "Fira Code"), ("crumpled-12mp", 1140, "Inconsolata")],
+)
+def test_a_crumpled_frames_crossings_are_on_it_where_its_lines_meet_it(
+    style: str, seed: int, font: str
+) -> None:
+    # Pages of bench_stress's crumpled styles whose lines bend hard near the frame. The
+    # lines' curves are measured at the cells' middles, so the crossings on the frame
+    # are extrapolated. Page 2015: the box line between r1c6 and r1c7 bends a third of
+    # a cell in the half cell before it meets the top frame; its crossing came out
+    # 0.3 of a cell off, r1c7 was cut with the box line inside and read as a 1 at 0.74.
+    # Page 1140 (12 MP): the left frame's crossings near the top came out a fifth of a
+    # cell inside the frame and the corner two thirds of a cell off along the top
+    # frame; the corner's search, asking the frame to run from it to those crossings,
+    # found none, and r1c1 was cut with half its printed 6, read as empty at 0.82. Each
+    # puzzle as read had the page's one solution: a confident reading of another
+    # puzzle. The crossings now go onto the frame, and along it to their lines.
+    from scanner.locate import locate_grid
+
+    page = _stress_page(style, seed, font)
+    geometry = locate_grid(cv2.cvtColor(page.image, cv2.COLOR_BGR2GRAY))
+    scale = page.image.shape[1] / geometry.image_size[0]
+    cell = float(np.median(np.linalg.norm(np.diff(page.lattice, axis=1), axis=2)))
+    error = np.linalg.norm(geometry.lattice * scale - page.lattice, axis=2) / cell
+    frame = np.concatenate([error[[0, 9]].ravel(), error[1:9, [0, 9]].ravel()])
+    assert frame.max() < 0.25, f"frame crossings up to {frame.max():.2f} cells off"
+    _reads_right(page)
+
+
 def test_a_page_smeared_by_camera_shake_is_read_through_its_deconvolution(monkeypatch) -> None:
     import scanner.api as api
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -606,9 +607,9 @@ def test_a_crumpled_grids_corners_are_on_its_frame(style: str, seed: int, font: 
     assert corners.max() < 0.2, f"corner errors {corners.round(2)} cells"
 
 
-def test_a_corner_off_its_frame_settles_on_it_and_a_right_one_stays() -> None:
-    from scanner.locate import _settle_corners
-
+def _drawn_grid() -> tuple[np.ndarray, np.ndarray, int]:
+    """A flat grid drawn on paper (800 x 800: 60 px cells, box lines 6 px, cell lines
+    2 px), its lattice (10, 10, 2) on the lines' middles, and its cell size."""
     first, cell = 100, 60
     paper = np.full((800, 800), 230, np.uint8)
     for k in range(10):
@@ -616,21 +617,70 @@ def test_a_corner_off_its_frame_settles_on_it_and_a_right_one_stays() -> None:
         paper[first : first + 9 * cell + 6, at : at + width] = 30
         paper[at : at + width, first : first + 9 * cell + 6] = 30
     centre = np.arange(10) * cell + first + np.where(np.arange(10) % 3 == 0, 2.5, 0.5)
-    right = np.stack(np.meshgrid(centre, centre), axis=-1).astype(np.float64)
-    assert np.array_equal(_settle_corners(paper, right, cell), right)
+    return paper, np.stack(np.meshgrid(centre, centre), axis=-1).astype(np.float64), cell
+
+
+def _moved_back(
+    settle: Callable[[np.ndarray, np.ndarray, float], np.ndarray],
+    paper: np.ndarray,
+    right: np.ndarray,
+    cell: float,
+    crossing: tuple[int, int],
+    offset: tuple[float, float],
+) -> np.ndarray:
+    """The lattice ``settle`` makes of ``right`` with ``crossing`` moved by ``offset``
+    (cells): asserted back within a tenth of a cell, every other crossing untouched."""
     off = right.copy()
-    off[9, 0] += (-0.45 * cell, 0.3 * cell)  # out in the paper, below and left
-    settled = _settle_corners(paper, off, cell)
-    assert np.linalg.norm(settled[9, 0] - right[9, 0]) < 0.1 * cell
+    off[crossing] += np.asarray(offset) * cell
+    settled = settle(paper, off, cell)
+    assert np.linalg.norm(settled[crossing] - right[crossing]) < 0.1 * cell
     others = np.ones((10, 10), dtype=bool)
-    others[9, 0] = False
+    others[crossing] = False
     assert np.array_equal(settled[others], right[others])
+    return off
+
+
+def test_a_corner_off_its_frame_settles_on_it_and_a_right_one_stays() -> None:
+    from scanner.locate import _settle_corners
+
+    paper, right, cell = _drawn_grid()
+    assert np.array_equal(_settle_corners(paper, right, cell), right)
+    # Out in the paper, below and left.
+    off = _moved_back(_settle_corners, paper, right, cell, (9, 0), (-0.45, 0.3))
     # Where its neighbours' parallelogram lies half a cell off (a frame's last cell
     # curled), the corner walks on past the first window to its frame.
     bent = off.copy()
     bent[8, 1] += (0.5 * cell, 0.0)
     walked = _settle_corners(paper, bent, cell)
     assert np.linalg.norm(walked[9, 0] - right[9, 0]) < 0.1 * cell
+
+
+def test_a_frame_crossing_off_its_line_slides_onto_it_and_a_digit_does_not_pull_it() -> None:
+    from scanner.locate import _settle_frame_crossings
+
+    paper, right, cell = _drawn_grid()
+    assert np.array_equal(_settle_frame_crossings(paper, right, cell), right)
+    # Where the box line 6 meets the top frame a third of a cell left of where the
+    # lattice put it (crumpled paper bends a line hard there), the crossing goes to it.
+    _moved_back(_settle_frame_crossings, paper, right, cell, (0, 6), (-0.35, 0.0))
+    # A bold digit beside a bottom crossing (a 7's stem along the cell's edge, a
+    # third of a cell in) crosses the search's segments but runs along none of them
+    # all the way: the crossing stays on its line.
+    inked = paper.copy()
+    x, top = int(right[9, 4, 0] + 0.3 * cell), int(right[8, 4, 1] + 0.15 * cell)
+    inked[top : int(right[9, 4, 1] - 0.2 * cell), x - 4 : x + 4] = 0
+    cv2.line(inked, (x - 20, top), (x, top), 0, 8)
+    assert np.array_equal(_settle_frame_crossings(inked, right, cell), right)
+
+
+def test_a_frame_crossing_inside_the_frame_goes_onto_it() -> None:
+    from scanner.locate import _onto_frame
+
+    paper, right, cell = _drawn_grid()
+    assert np.array_equal(_onto_frame(paper, right, cell), right)
+    # The left frame's crossing with line 1, a fifth of a cell inside the frame (the
+    # frame's curve swung at its end), goes back onto the frame along line 1.
+    _moved_back(_onto_frame, paper, right, cell, (1, 0), (0.2, 0.0))
 
 
 # Detections (pixels off the square's line k at m + k*c, bands 0..8 of the grid's rows)
