@@ -25,12 +25,7 @@ from .cells import extract_cells
 from .digits import DEFAULT_ENGINE, DigitEngine, get_engine
 from .digits.base import turn_cells
 from .digits.cnn import OWN_STRENGTH_SHARE, ROTATED, CnnEngine, fold_rotated, hand_share
-from .digits.preprocess import (
-    against_reference,
-    blank,
-    faint_ink,
-    ink_maps_gains_peaks,
-)
+from .digits.preprocess import against_reference, blank, faint_ink, ink_maps_gains_peaks
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry, median_cell
 from .kinds import (

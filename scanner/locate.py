@@ -1440,6 +1440,11 @@ _FRAME_GAIN = 1.25  # ... and moves where a line runs this much more surely ...
 _FRAME_RIDGE = 30.0  # ... and at least this much darker than the paper beside it (grey levels)
 
 
+def _unit(v: FloatArray) -> FloatArray:
+    """Unit vectors (..., 2) along ``v`` (..., 2)."""
+    return np.asarray(v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-9))
+
+
 def _edge_ridge(gray: UInt8Array, starts: FloatArray, ends: FloatArray, cell: float) -> FloatArray:
     """How surely a line runs along each segment from ``starts`` (..., 2) to ``ends``
     (..., 2), shape (...): the lower quartile, over 12 points along it, of the darkness
@@ -1450,8 +1455,7 @@ def _edge_ridge(gray: UInt8Array, starts: FloatArray, ends: FloatArray, cell: fl
     shape = np.broadcast_shapes(starts.shape, ends.shape)[:-1]
     starts = np.broadcast_to(starts, (*shape, 2)).reshape(-1, 2)
     span = np.broadcast_to(ends, (*shape, 2)).reshape(-1, 2) - starts
-    normal = np.stack([-span[:, 1], span[:, 0]], axis=1)
-    normal *= 0.2 * cell / np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-9)
+    normal = 0.2 * cell * _unit(np.stack([-span[:, 1], span[:, 0]], axis=1))
     t = (np.arange(12) + 0.5) / 12
     on = starts[:, None] + t[None, :, None] * span[:, None]  # (K, 12, 2)
     pts = np.stack([on, on + normal[:, None], on - normal[:, None]])  # (3, K, 12, 2)
@@ -1462,10 +1466,6 @@ def _edge_ridge(gray: UInt8Array, starts: FloatArray, ends: FloatArray, cell: fl
     # The 3rd and 4th lowest of 12 (numpy's linear quartile: index 2.75).
     low = np.partition(ridge, 3, axis=1)
     return np.asarray(0.25 * low[:, 2] + 0.75 * low[:, 3], dtype=np.float64).reshape(shape)
-
-
-def _unit(v: FloatArray) -> FloatArray:
-    return np.asarray(v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-9))
 
 
 def _frame_directions(lattice: FloatArray) -> FloatArray:
