@@ -17,7 +17,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -53,6 +53,14 @@ RIVAL_ODDS = math.log(4.0)
 # torn between two digits leaves it none), whether it is printed there is a guess.
 WEAK_DIGIT = 0.5
 WEAK_EMPTY_ODDS = math.log(20.0)
+# Two digits swapped everywhere they are read (or one digit read everywhere as one the
+# reading lacks) make a puzzle as proper as the reading: its solution is the same with
+# the two swapped, so the puzzle's rules never tell them apart, and a font's glyph
+# misread the same way in every copy (a blurred 8 as a 2, on a puzzle without 2s)
+# passes every other check. Such a relabelling is a rival unless the network puts the
+# reading ahead of it by the odds of a confident cell (0.9 : 0.1), over all the
+# cells it changes (copies of one glyph counted once).
+RELABEL_ODDS = math.log(CONFIDENT / (1.0 - CONFIDENT))
 # A cell read as empty with less than this probability more likely holds a digit than
 # not (its digits' shares add up to more): the page is not read without it unnoticed.
 LIKELY_INKED = 0.5
@@ -250,7 +258,10 @@ def revise(
        printed or written is in doubt) makes no rival: the person's right entry and a
        given draw the same grid. Nor does a reading stand whose other readings within
        those odds were not all looked at (``max_checks`` or ``time_limit`` ran out):
-       a rival may be among the rest. The same holds for a fix in rule 3.
+       a rival may be among the rest. Two digits swapped wherever they are read (or
+       one read as a digit the reading lacks) are a rival within the wider
+       ``RELABEL_ODDS``: the puzzle's rules cannot tell them apart. The same holds for
+       a fix in rule 3.
     3. Otherwise the doubtful cells' next most probable readings are tried, cheapest
        first; a fix is kept when no fix giving another puzzle comes close: another
        solution, or the same one without a digit the fix keeps (whether a cell whose
@@ -345,7 +356,7 @@ def revise(
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
         return _no_digit_left_out(
-            _unless_rivalled(reading, cands, search, inked, set(group_of)), p, inked, kind_in_doubt
+            _unless_rivalled(reading, cands, search, inked, group_of), p, inked, kind_in_doubt
         )
     reading.problem = problem
 
@@ -417,7 +428,7 @@ def revise(
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
     rest = [k for k in cands if not set(k[1]) & set(corrected)]
     return _no_digit_left_out(
-        _unless_rivalled(reading, rest, search, inked, set(group_of)), p, inked, kind_in_doubt
+        _unless_rivalled(reading, rest, search, inked, group_of), p, inked, kind_in_doubt
     )
 
 
@@ -450,9 +461,10 @@ def _unless_rivalled(
     cands: list[_Change],
     search: tuple[int, int, float],
     inked: Sequence[int] = (),
-    grouped: set[int] | None = None,
+    group_of: Mapping[int, tuple[int, ...]] | None = None,
 ) -> Reading:
-    """Mark an OK reading UNREADABLE if another proper reading is within ``RIVAL_ODDS``.
+    """Mark an OK reading UNREADABLE if another proper reading is within ``RIVAL_ODDS``,
+    or a relabelling of two of its digits within ``RELABEL_ODDS`` (:func:`_relabelled`).
 
     ``cands`` are the changes (cost, cells, value) that may be tried on ``reading.givens``.
     A rival counts if it has another solution, or if it has the same one but empties a
@@ -483,9 +495,13 @@ def _unless_rivalled(
         cells = list(dict.fromkeys(c for k in cands for c in k[1]))
         return refused(reading, _TOO_MANY, cells)
     if rival is None:
-        rival = _weak_digit_left_out(reading, inked, grouped or set())
+        rival = _weak_digit_left_out(reading, inked, set(group_of or {}))
     if rival is None:
-        return reading
+        relabel = _relabelled(reading, inked, group_of or {})
+        if relabel is None:
+            return reading
+        why = _relabel_text(values, relabel[1])
+        return refused(reading, why, [c for _, c, _ in relabel[1]])
     changes = _changes_text(values, rival[1])
     why = f"another reading of the doubtful cells gives a different puzzle ({changes})"
     return refused(reading, why, [c for _, c, _ in rival[1]])
@@ -613,6 +629,59 @@ def _weak_digit_left_out(
         if _consistent(without) == solution:
             return cost, [(cost, c, 0)], list(solution or [])
     return None
+
+
+def _relabelled(
+    reading: Reading,
+    inked: Sequence[int] = (),
+    group_of: Mapping[int, tuple[int, ...]] | None = None,
+) -> _Fix | None:
+    """The reading with two digits swapped wherever they are read, if the network puts
+    it within ``RELABEL_ODDS`` of the reading (the likeliest such swap); else None.
+
+    A digit the reading lacks swaps with the cells of another alone. The odds are the
+    sum, over the cells either digit is read in, of each cell's log-odds of its digit
+    against the other; a group of copies of one glyph (``group_of``: cell -> its group)
+    counts once, its cells sharing one pooled reading. A cell whose digit is surely
+    inked (``inked``) is not relabelled. Returns ``(cost, changes, solution)`` with the
+    swapped solution, as :func:`_fixes` does.
+    """
+    values, solution = reading.givens, reading.solution or []
+    prob = [dict(alts) for alts in reading.alternatives]
+    where = {d: [c for c in range(81) if values[c] == d] for d in range(1, 10)}
+    best: _Fix | None = None
+    for a in range(1, 10):
+        for b in range(a + 1, 10):
+            cells = where[a] + where[b]
+            if not cells or any(inked and inked[c] == values[c] for c in cells):
+                continue
+            units = dict.fromkeys((group_of or {}).get(c, (c,)) for c in cells)
+            cost = 0.0
+            for unit in units:
+                c = unit[0]
+                other = b if values[c] == a else a
+                # Readings under _MIN_ALT_P are not kept: at most that likely.
+                cost += math.log(prob[c].get(values[c], 1.0)) - math.log(
+                    prob[c].get(other, _MIN_ALT_P)
+                )
+            if cost > RELABEL_ODDS or (best is not None and cost >= best[0]):
+                continue
+            swap = {a: b, b: a}
+            changes = [(cost, c, swap[values[c]]) for c in cells]
+            best = cost, changes, [swap.get(v, v) for v in solution]
+    return best
+
+
+def _relabel_text(read: list[int], changes: list[tuple[float, int, int]]) -> str:
+    """E.g. ``every 2 as read may be an 8 (the puzzle's rules cannot tell)``."""
+    pairs = sorted({(read[c], v) for _, c, v in changes})
+    a, b = pairs[0]
+    if len(pairs) == 1:
+        article = "an" if b == 8 else "a"
+        what = f"every {a} as read may be {article} {b}"
+    else:
+        what = f"the {a}s and {b}s as read may be the other way round"
+    return f"{what} (the puzzle's rules cannot tell them apart)"
 
 
 def _changes_text(read: list[int], changes: list[tuple[float, int, int]]) -> str:
