@@ -298,7 +298,8 @@ def revise(
     max_changes : int, keyword-only
         Most cells changed at once.
     suspects : int, keyword-only
-        How many of the least certain doubtful cells may be changed.
+        How many doubtful cells may be changed (copies of one glyph counted once):
+        those whose next reading is closest to the one read.
     max_checks : int, keyword-only
         Most candidate readings checked with the solver.
     time_limit : float, keyword-only
@@ -340,7 +341,17 @@ def revise(
     doubtful = sorted((c for c in range(81) if top[c] < CONFIDENT), key=lambda c: top[c])
     # Candidate changes (cost, cells, value), cost = log-odds given up against the top.
     group_of = {c: tuple(sorted(g)) for g in twins for c in g}
-    units = list(dict.fromkeys(group_of.get(c, (c,)) for c in doubtful))
+    # The suspects are the units whose next reading is closest to the one read: a
+    # rival within the odds is made of such changes, whatever the cell's top reading
+    # (a print at 0.59 against "empty" at 0.40 is nearer a change than an empty cell at
+    # 0.50 whose next reading is a digit at 0.10). By the top alone, a screen photo's
+    # moire put 20 such empty cells ahead of a player's entry read as print, and no
+    # reading without it was tried.
+    runner_up = p[np.arange(81), order[:, 1]]
+    units = sorted(
+        dict.fromkeys(group_of.get(c, (c,)) for c in doubtful),
+        key=lambda u: top[u[0]] / max(runner_up[u[0]], 1e-12),
+    )
     cands: list[_Change] = []
     for unit in units[:suspects]:
         c = unit[0]

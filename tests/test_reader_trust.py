@@ -39,7 +39,8 @@ FAMILIES = {f.name: f for f in HELD_OUT_FONT_FAMILIES}
 # settled a third of a cell out, the frame read in r1c9 as a 1 at 0.94. And (handheld
 # 945, 1023) a shaken, glared print doubted as faint, its digit likeliest (0.62, 0.42)
 # but not named: left out of a puzzle with the same solution. And (motion-blur 2406)
-# every copy of a blurred 8 read as a 2 on a puzzle without 2s.
+# every copy of a blurred 8 read as a 2 on a puzzle without 2s; (screen-photo 2501) the
+# player's entry read as a given at 0.59 behind 20 empty cells moire made doubtful.
 PAGES = [
     ("screen-photo", 924, "Inconsolata"),
     ("motion-blur", 918, "Cantarell"),
@@ -58,6 +59,7 @@ PAGES = [
     ("screen-photo-dark", 240, "Charis SIL"),
     ("pastel-dotted-low-res", 233, "Linux Biolinum"),
     ("motion-blur", 2406, "Cantarell"),
+    ("screen-photo", 2501, "Charis SIL"),
 ]
 
 
@@ -172,6 +174,26 @@ def test_a_weak_digit_the_puzzle_does_without_is_a_rival_at_any_odds() -> None:
     p[cell] = 0.001
     p[cell, solution[cell]] = 0.991
     assert revise(p).status == ReadStatus.OK
+
+
+def test_a_doubtful_digit_behind_many_doubtful_empty_cells_is_still_checked() -> None:
+    # A screen photo's moire leaves twenty empty cells doubtful ("empty" 0.52, a digit
+    # 0.1: no change the rival odds allow) and the player's entry read as a given at
+    # 0.59 against "empty" at 0.40. Fewer cells are changed than are doubtful; the one
+    # whose next reading is closest is among them, however sure its top reading.
+    puzzle, solution = _puzzle()
+    empty = [i for i, v in enumerate(puzzle) if not v]
+    entry, moire = empty[0], empty[1:21]
+    p = _probs(puzzle)
+    p[entry] = 0.001
+    p[entry, solution[entry]], p[entry, 0] = 0.59, 0.40
+    p[moire] = 0.045
+    for c in moire:
+        p[c, 0], p[c, solution[c]] = 0.5, 0.1
+    reading = revise(p)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert "instead of" in reading.problem
+    assert reading.doubtful_cells[0] == entry
 
 
 def test_a_weak_digit_the_puzzle_needs_is_kept() -> None:
