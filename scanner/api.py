@@ -1204,7 +1204,11 @@ def _keep_faint_givens(
     "empty" keeps even odds or more; a puzzle without it has the page's one solution,
     and no rule of the puzzle puts it back: the page would be read without a given it
     has. Junk ink (a crease, moire) read surely as a digit matches the solution's about
-    one time in nine; a print, every time it is read right.
+    one time in nine; a print, every time it is read right. But not a 1: a crease's
+    shadow or a grid line's remnant is a lone faint stroke, read as a 1 as surely as a
+    faint printed 1 is (newsprint-crinkled 2701: a crease through an empty cell whose
+    solution is 1, 0.93 at its own strength). Neither kept nor left out, it makes the
+    page unreadable, naming the cell.
     """
     solution = reading.solution
     assert solution is not None
@@ -1214,7 +1218,15 @@ def _keep_faint_givens(
         for c in np.flatnonzero(own_only)
         if not reading.givens[c] and probs[c, solution[c]] >= CONFIDENT * OWN_STRENGTH_SHARE
     ]
-    filled(reading, fixes)
+    strokes = [k.cell for k in fixes if k.corrected == 1]
+    filled(reading, [k for k in fixes if k.corrected != 1])
+    if strokes:
+        cells, verb = ("cells", "hold") if len(strokes) > 1 else ("cell", "holds")
+        problem = (
+            f"{cells} {cells_text(strokes)} {verb} a faint lone stroke: a printed 1, "
+            "or a crease or a line's shadow"
+        )
+        _refuse(reading, problem, strokes)
 
 
 def _keep_inked_givens(
