@@ -60,7 +60,6 @@ from .reading import (
     Correction,
     Reading,
     ReadStatus,
-    filled,
     orientation_score,
     reads_upright,
     refused,
@@ -768,10 +767,12 @@ def _scan_grid(
         # middle of its cell (the 3 x 3 layout's 5), which the marks' rules leave a digit.
         # Only where that colour's inks fall clearly into the two sizes, none between
         # the candidates' and print's: moire, blur and its undoing break and shrink a
-        # screen photo's strokes, entries' too.
+        # screen photo's strokes, entries' too. (A cell the marks' rules already call
+        # candidates is none between: moire stretched two marks of screen-photo 2704
+        # to 0.66, and the ink of two candidates beside it was read as an entry 9.)
         height = heights[perm]
         small = in_other_colour & (height > 0) & (height < APP_MARK_SHARE)
-        if not (in_other_colour & ~small & short[perm]).any():
+        if not (in_other_colour & ~small & short[perm] & ~marks).any():
             marks |= small
     # Like a second colour, a lighter ink is decisive (print is never lighter than the
     # person's pencil), but its small marks stay marks.
@@ -879,7 +880,7 @@ def _scan_grid(
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
         # the reading as read.)
         own_only = blank(maps)[perm] & (entry_probs[:, 0] < 1.0)
-        _keep_faint_givens(
+        _doubt_faint_prints(
             reading, entry_probs, own_only & ~(written | pencil | glare | colour_doubt)
         )
     if reading.solution is not None:
@@ -1193,40 +1194,38 @@ def _inks_by_shape(
     return out
 
 
-def _keep_faint_givens(
+def _doubt_faint_prints(
     reading: Reading, probs: npt.NDArray[np.float64], own_only: npt.NDArray[np.bool_]
 ) -> None:
-    """Read a print too faint for the grid's ink scale as given where the network reads
-    it at its own strength surely (``CONFIDENT``) as the solution's digit.
+    """Unreadable where a cell too faint for the grid's ink scale reads at its own
+    strength surely (``CONFIDENT``) as the solution's digit, naming the cells.
 
     Such a cell (``own_only``: blank at the grid's strength, digit-shaped at its own; a
-    print in glare or washed out) gets ``OWN_STRENGTH_SHARE`` of that reading, so
-    "empty" keeps even odds or more; a puzzle without it has the page's one solution,
-    and no rule of the puzzle puts it back: the page would be read without a given it
-    has. Junk ink (a crease, moire) read surely as a digit matches the solution's about
-    one time in nine; a print, every time it is read right. But not a 1: a crease's
-    shadow or a grid line's remnant is a lone faint stroke, read as a 1 as surely as a
-    faint printed 1 is (newsprint-crinkled 2701: a crease through an empty cell whose
-    solution is 1, 0.93 at its own strength). Neither kept nor left out, it makes the
-    page unreadable, naming the cell.
+    print in glare or washed out, or a crease's shadow) gets ``OWN_STRENGTH_SHARE`` of
+    that reading, so "empty" keeps even odds or more; a puzzle without it has the
+    page's one solution, and no rule of the puzzle puts it back. A faint print left out
+    is another puzzle (stress glare 816: a printed 5 at a fifth of the grid's stroke
+    strength, 0.96 at its own); so is a crease taken for one, and junk read surely as
+    a digit is the solution's one time in nine (newsprint-crinkled 2701 and 2811: a
+    crease's soft shadow through an empty cell read at its own strength as a 1 at 0.93
+    and as a 7 at 0.91, the digits the puzzle has there). The network is as sure of
+    either, so the page is not read. (From 2026-11-28 such a cell was taken as a given;
+    on the 840 legible pages of stress seeds 2000-2029 the rule found none.)
     """
     solution = reading.solution
     assert solution is not None
-    why = "(a faint print read at its own strength: its solution's digit)"
-    fixes = [
-        Correction(int(c), 0, solution[c], float(probs[c, 0]), float(probs[c, solution[c]]), why)
+    faint = [
+        int(c)
         for c in np.flatnonzero(own_only)
         if not reading.givens[c] and probs[c, solution[c]] >= CONFIDENT * OWN_STRENGTH_SHARE
     ]
-    strokes = [k.cell for k in fixes if k.corrected == 1]
-    filled(reading, [k for k in fixes if k.corrected != 1])
-    if strokes:
-        cells, verb = ("cells", "hold") if len(strokes) > 1 else ("cell", "holds")
+    if faint:
+        cells, verb = ("cells", "hold") if len(faint) > 1 else ("cell", "holds")
         problem = (
-            f"{cells} {cells_text(strokes)} {verb} a faint lone stroke: a printed 1, "
-            "or a crease or a line's shadow"
+            f"{cells} {cells_text(faint)} {verb} faint ink read as the digit the puzzle "
+            "needs there: a faint print, or a crease's shadow"
         )
-        _refuse(reading, problem, strokes)
+        _refuse(reading, problem, faint)
 
 
 def _keep_inked_givens(

@@ -532,8 +532,7 @@ def refused(reading: Reading, why: str, cells: list[int]) -> Reading:
 def filled(reading: Reading, fixes: Sequence[Correction]) -> Reading:
     """``reading`` with the cells of ``fixes`` (empty as read) given their corrected
     digits: the corrections recorded in cell order, their cells first among the
-    doubtful ones. The one way revision's last steps add a given (here and by the
-    scanner's faint-print rule)."""
+    doubtful ones. The one way revision's last steps add a given."""
     for fix in fixes:
         reading.corrections.append(fix)
         reading.givens[fix.cell] = fix.corrected
