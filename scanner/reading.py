@@ -683,7 +683,7 @@ def _relabelled(
 
 
 def _relabel_text(read: list[int], changes: list[tuple[float, int, int]]) -> str:
-    """E.g. ``every 2 as read may be an 8 (the puzzle's rules cannot tell)``."""
+    """E.g. ``every 2 as read may be an 8 (the puzzle's rules cannot tell them apart)``."""
     pairs = sorted({(read[c], v) for _, c, v in changes})
     a, b = pairs[0]
     if len(pairs) == 1:
