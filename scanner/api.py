@@ -36,6 +36,7 @@ from .kinds import (
     blob_height,
     cell_kinds,
     glyph_groups,
+    moire_stripes,
     pencil_and_short,
     print_likeness,
     print_twins,
@@ -916,9 +917,18 @@ def _scan_grid(
         reading.corrections = [k for k in reading.corrections if k.cell not in emptied]
         if not reading.corrections:
             reading.problem = ""
+    # On an app's page, ink of the entries' colour may be a screen's moire: its stripes'
+    # colour fringes, broken into pieces a digit's size (``moire_stripes``). No entry,
+    # and (its share "empty" as an entry's) no given.
+    stripes = np.zeros(81, dtype=bool)
+    maybe = written & in_other_colour
+    if not handwritten_page and maybe.any():
+        stripes[maybe] = moire_stripes(maps[perm][maybe])
     entries = [0] * 81
     for cell in [*np.flatnonzero(written), *emptied]:
-        if not reading.givens[cell]:
+        if stripes[cell]:
+            kinds[cell] = CellKind.EMPTY
+        elif not reading.givens[cell]:
             entries[cell] = int(np.argmax(entry_probs[cell, 1:])) + 1
             kinds[cell] = CellKind.ENTRY
     if reading.solution is not None:

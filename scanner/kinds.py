@@ -25,6 +25,7 @@ line, a phone's bezel in a cell a lattice a little off cuts) is left out.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -75,6 +76,16 @@ _OFF_CENTRE = 0.2
 # marks).
 _SEVERAL_SHARE = 0.8
 _MARK_GAP = 0.1
+# Moire's stripes (``moire_stripes``): strokes of ink over _STRIPE_INK and at least
+# _STRIPE_MIN_AREA pixels; the largest one _STRIPE_LENGTH times as long as wide, and
+# _STRIPE_PARALLEL others _STRIPE_OTHER times, within _STRIPE_TURN degrees of it. (On
+# screen-photo 2917 the stripes' largest strokes measure 7-33, the entries' 1.3-1.9.)
+_STRIPE_INK = 0.35
+_STRIPE_MIN_AREA = 6
+_STRIPE_LENGTH = 5.0
+_STRIPE_OTHER = 3.0
+_STRIPE_PARALLEL = 2
+_STRIPE_TURN = 10.0
 _MIN_INK_PIXELS = 4  # fewer ink pixels in a cell measure no colour (``_ink_colours``)
 # Ink inside a cell spanning this share of its height is something to measure the colour
 # of without the ink running off the cell (print stands half a cell or more, a pencil
@@ -360,6 +371,46 @@ def pencil_and_short(
         else:
             marks[i] = len(pieces) >= 2
     return marks, short, torn, tallest / typical if typical > 0 else np.zeros(n)
+
+
+def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    """Which cells (N,) of ink maps (N, 64, 64) hold the stripes of a screen's moire
+    rather than a digit: their largest stroke is a long thin line (``_STRIPE_LENGTH``
+    times as long as wide) and at least ``_STRIPE_PARALLEL`` other lines lie along it
+    (within ``_STRIPE_TURN`` degrees).
+
+    A photographed screen's diagonal moire runs through a cell as parallel stripes
+    whose colour fringes are the entries' colour; broken at the cell's edges into
+    pieces of a digit's size, no size rule tells them from an entry (stress
+    screen-photo 2917: eight empty cells read as entries 2, 6, 7 and 8). A digit's
+    largest stroke is compact, or a lone line (a 1) with no others along it; the
+    entries under the same moire keep theirs (elongation 1.3-1.9 against 7-33).
+    """
+    out = np.zeros(len(ink), dtype=bool)
+    for i, cell in enumerate(ink):
+        binary = (cell > _STRIPE_INK).astype(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        lines = []  # (area, elongation, angle) of each stroke
+        for k in range(1, n):
+            if stats[k, cv2.CC_STAT_AREA] < _STRIPE_MIN_AREA:
+                continue
+            ys, xs = np.nonzero(labels == k)
+            values, vectors = np.linalg.eigh(np.cov(np.vstack([xs, ys]).astype(np.float64)))
+            elongation = math.sqrt(max(values[1], 1e-6) / max(values[0], 1e-6))
+            angle = math.degrees(math.atan2(vectors[1, 1], vectors[0, 1])) % 180.0
+            lines.append((int(stats[k, cv2.CC_STAT_AREA]), elongation, angle))
+        if not lines:
+            continue
+        _, elongation, angle = max(lines)
+        if elongation < _STRIPE_LENGTH:
+            continue
+        along = [
+            e
+            for _, e, a in lines
+            if e >= _STRIPE_OTHER and min(abs(a - angle), 180.0 - abs(a - angle)) <= _STRIPE_TURN
+        ]
+        out[i] = len(along) - 1 >= _STRIPE_PARALLEL
+    return out
 
 
 def _holds(box: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:

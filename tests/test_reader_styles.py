@@ -8,7 +8,7 @@ import pytest
 
 from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind
+from scanner.kinds import CellKind, moire_stripes
 from scanner.locate import fine_texture
 from scanner.reading import ReadStatus
 from solver.grid import cell_name
@@ -211,6 +211,46 @@ def test_candidates_beside_candidates_moire_stretched_are_no_entry() -> None:
     invented = [i for i in range(81) if scan.entries[i] and not page.entries[i]]
     assert not invented, f"pencil marks read as entries: {invented}"
     assert scan.entries == page.entries
+
+
+def _stripes(angle: float, *, width: int = 2, gap: int = 9) -> np.ndarray:
+    """An ink map (64, 64) of parallel stripes at ``angle`` degrees, as moire draws."""
+    ink = np.zeros((64, 64), dtype=np.float32)
+    t = np.radians(angle)
+    ys, xs = np.mgrid[0:64, 0:64]
+    across = xs * np.sin(t) - ys * np.cos(t)  # distance across the stripes
+    ink[(across % gap) < width] = 1.0
+    return ink
+
+
+def _digit_ink(text: str) -> np.ndarray:
+    ink = np.zeros((64, 64), dtype=np.uint8)
+    cv2.putText(ink, text, (18, 50), cv2.FONT_HERSHEY_SIMPLEX, 1.6, 255, 4)
+    return (ink / 255.0).astype(np.float32)
+
+
+def test_moire_stripes_are_told_from_digits() -> None:
+    # Stripes at any angle are moire; a digit is not, nor a 1 (a lone line), nor a
+    # digit with fainter stripes across it (its own stroke is the largest).
+    stripes = np.stack([_stripes(a) for a in (30.0, 45.0, 140.0, 90.0)])
+    assert moire_stripes(stripes).all()
+    faint = 0.5 * _stripes(140.0)
+    digits = np.stack(
+        [_digit_ink("7"), _digit_ink("1"), _digit_ink("8"), np.maximum(_digit_ink("4"), faint)]
+    )
+    assert not moire_stripes(digits).any()
+    assert not moire_stripes(np.zeros((1, 64, 64), dtype=np.float32)).any()
+
+
+def test_a_screens_moire_stripes_are_no_entries() -> None:
+    # A photographed tablet screen (stress page screen-photo 2917, held-out Charis SIL)
+    # under heavy diagonal moire: the stripes' colour fringes are the entries' colour,
+    # and eight empty cells were read as the player's 2s, 6s, 7s and 8s.
+    page = _stress_page("screen-photo", 2917, "Charis SIL")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    invented = [cell_name(i) for i in range(81) if scan.entries[i] and not page.entries[i]]
+    assert not invented, f"moire read as entries: {invented}"
 
 
 @pytest.mark.parametrize(("style", "seed"), [("screen-photo", 14), ("app-dark", 240)])
