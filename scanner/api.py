@@ -1204,6 +1204,13 @@ def _inks_by_shape(
     return out
 
 
+def _cells_hold(cells: list[int], adverb: str = "") -> str:
+    """``cell r8c3 holds`` or ``cells r8c3, r9c1 hold`` (with ``adverb`` before the verb),
+    to start a problem with a word: the phone page capitalises its first letter."""
+    noun, verb = ("cells", "hold") if len(cells) > 1 else ("cell", "holds")
+    return f"{noun} {cells_text(cells)} {adverb}{verb}"
+
+
 def _doubt_faint_prints(
     reading: Reading, probs: npt.NDArray[np.float64], own_only: npt.NDArray[np.bool_]
 ) -> None:
@@ -1230,10 +1237,9 @@ def _doubt_faint_prints(
         if not reading.givens[c] and probs[c, solution[c]] >= CONFIDENT * OWN_STRENGTH_SHARE
     ]
     if faint:
-        cells, verb = ("cells", "hold") if len(faint) > 1 else ("cell", "holds")
         problem = (
-            f"{cells} {cells_text(faint)} {verb} faint ink read as the digit the puzzle "
-            "needs there: a faint print, or a crease's shadow"
+            f"{_cells_hold(faint)} faint ink read as the digit the puzzle needs there: "
+            "a faint print, or a crease's shadow"
         )
         _refuse(reading, problem, faint)
 
@@ -1290,10 +1296,8 @@ def _keep_inked_givens(
             reading.givens[c] = digit
             reading.confidence[c] = float(probs[c, digit])
     if unnamed and reading.status == ReadStatus.OK:
-        # Worded to start with a word: the phone page capitalises a problem's first letter.
-        cells, verb = ("cells", "hold") if len(unnamed) > 1 else ("cell", "holds")
         problem = (
-            f"{cells} {cells_text(unnamed)} more likely {verb} a digit than not, "
+            f"{_cells_hold(unnamed, 'more likely ')} a digit than not, "
             "but not one read surely enough to take as printed"
         )
         _refuse(reading, problem, unnamed)

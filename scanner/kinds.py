@@ -387,18 +387,29 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     entries under the same moire keep theirs (elongation 1.3-1.9 against 7-33).
     """
     out = np.zeros(len(ink), dtype=bool)
+    ys, xs = np.mgrid[0 : ink.shape[1], 0 : ink.shape[2]]
     for i, cell in enumerate(ink):
         binary = (cell > _STRIPE_INK).astype(np.uint8)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        # Each stroke's covariance from its pixels' moments, all strokes at once.
+        area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+        sums = [
+            np.bincount(labels.ravel(), weights=w.ravel(), minlength=n)
+            for w in (xs, ys, xs * xs, ys * ys, xs * ys)
+        ]
         lines = []  # (area, elongation, angle) of each stroke
         for k in range(1, n):
-            if stats[k, cv2.CC_STAT_AREA] < _STRIPE_MIN_AREA:
+            if area[k] < _STRIPE_MIN_AREA:
                 continue
-            ys, xs = np.nonzero(labels == k)
-            values, vectors = np.linalg.eigh(np.cov(np.vstack([xs, ys]).astype(np.float64)))
+            mx, my = sums[0][k] / area[k], sums[1][k] / area[k]
+            sxx = sums[2][k] - area[k] * mx * mx
+            syy = sums[3][k] - area[k] * my * my
+            sxy = sums[4][k] - area[k] * mx * my
+            cov = np.array([[sxx, sxy], [sxy, syy]]) / (area[k] - 1.0)
+            values, vectors = np.linalg.eigh(cov)
             elongation = math.sqrt(max(values[1], 1e-6) / max(values[0], 1e-6))
             angle = math.degrees(math.atan2(vectors[1, 1], vectors[0, 1])) % 180.0
-            lines.append((int(stats[k, cv2.CC_STAT_AREA]), elongation, angle))
+            lines.append((int(area[k]), elongation, angle))
         if not lines:
             continue
         _, elongation, angle = max(lines)
