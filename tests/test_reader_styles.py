@@ -347,6 +347,16 @@ def test_a_print_broken_by_blur_into_its_top_and_the_rest_is_no_pencil_mark() ->
     _reads_right(_stress_page("motion-blur", 728, "Linux Libertine"))
 
 
+def test_a_print_beside_a_bent_line_s_remnant_is_no_pair_of_candidates() -> None:
+    # Page 3205 of bench_stress's newsprint-crinkled: in r6c7 the crumpled page bends
+    # the box line into the cell's corner, and its remnant stands as tall as the
+    # printed 4 beside it, a gap apart: the pencil test took the two for candidates,
+    # "empty" led (0.60), and the puzzle without the 4 has the page's one solution (a
+    # confident reading of another puzzle). The network reads the cell as a 4 at 0.96;
+    # on 370 stress pages no cell of candidates reads as any digit past 0.7.
+    _reads_right(_stress_page("newsprint-crinkled", 3205, "League Spartan"))
+
+
 def test_a_bold_print_blur_broke_into_touching_pieces_is_read() -> None:
     # Page 1301 of bench_stress's motion-blur: the blur breaks the bold printed 3 in r5c3
     # and 8 in r6c2 where their strokes thin, into pieces that touch; the pencil test
