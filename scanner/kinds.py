@@ -19,8 +19,11 @@ doubt, unless it lies well on the side of an entry ink used more than once (as s
 or at full strength: a thin entry is paler than a thick one; and neither view puts it
 on the givens' half of the way), as is a lone ink off the givens' group that no other
 ink resembles more, or one off it but near it that lies on the givens' half of the way
-in either view. The colour is the digit's own: ink running off the cell's middle (a grid
-line, a phone's bezel in a cell a lattice a little off cuts) is left out.
+in either view. An entry short of the entries' end of that way in both views is a given
+in doubt too if it is as light as the givens (or as dark), where lightness (Lab L*) sets
+the two inks apart: moire tints a screen's white print, but leaves it white. The colour
+is the digit's own: ink running off the cell's middle (a grid line, a phone's bezel in a
+cell a lattice a little off cuts) is left out.
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ _ENTRY_SIDE = 0.75
 _GIVENS_SIDE = 0.5
 # An ink whose a*b* chroma is under this is black, grey or white.
 _NEUTRAL = 12.0
+# Lightness tells the givens from the entries only where each holds this many inks.
+_MIN_BY_LIGHTNESS = 3
 # Two printed copies of one digit are one glyph: their centred ink maps correlate at
 # 0.96 or more in 95% of pairs on the training half of Wicht's mixed photos, while a
 # handwritten digit reaches it against a printed one of its value in 3 of ~5000.
@@ -203,7 +208,15 @@ def _median_ab(pixels: UInt8Array) -> FloatArray:
 def _ink_colours(
     colour_cells: UInt8Array, masks: npt.NDArray[np.bool_], *, full_strength: bool = False
 ) -> FloatArray:
-    """Lab a*, b* (N, 2) of each cell's ink (NaN where a cell has none).
+    """Lab a*, b* (N, 2) of each cell's ink (NaN where a cell has none): the colour of
+    :func:`_ink_lab`."""
+    return _ink_lab(colour_cells, masks, full_strength=full_strength)[:, 1:]
+
+
+def _ink_lab(
+    colour_cells: UInt8Array, masks: npt.NDArray[np.bool_], *, full_strength: bool = False
+) -> FloatArray:
+    """Lab L*, a*, b* (N, 3) of each cell's ink (NaN where a cell has none).
 
     A stroke's pixels mix the ink with the paper around it in every share: each lies on
     the line in RGB from the paper's colour (the cell's own background, which an app or
@@ -225,7 +238,7 @@ def _ink_colours(
     n, s = masks.shape[:2]
     inner = np.zeros((s, s), dtype=bool)
     inner[s // 10 : -s // 10, s // 10 : -s // 10] = True
-    out = np.full((n, 2), np.nan)
+    out = np.full((n, 3), np.nan)
     inked = masks.reshape(n, -1).sum(axis=1)
     cells = np.flatnonzero(inked >= _MIN_INK_PIXELS)
     if not len(cells):
@@ -267,7 +280,7 @@ def _ink_colours(
         else:
             reach = float(reaches[j])
         drawn = np.clip(paper[j] + unit * reach, 0, 255).astype(np.float32) / 255
-        out[cell] = cv2.cvtColor(drawn.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0, 1:]
+        out[cell] = cv2.cvtColor(drawn.reshape(1, 1, 3), cv2.COLOR_BGR2Lab)[0, 0]
     return out
 
 
@@ -526,7 +539,10 @@ class Kinds:
         ``_LONE_INK`` of its median, and nearer it than any other ink off it, or
         ``COLOUR_SPLIT`` or more from every such ink), or of an ink off the group but
         within ``_LONE_INK`` that lies on the givens' half of the way to the entry ink
-        it is nearest, as seen or at full strength (``_way_to_entry``).
+        it is nearest, as seen or at full strength (``_way_to_entry``);
+        and GIVEN cells of an ink short of an entry ink's end of that way in both views
+        (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
+        (``_at_givens_lightness``).
     """
 
     kinds: list[CellKind]
@@ -572,10 +588,11 @@ def cell_kinds(
     colour_cells = extract_colour_cells(arr, geometry)
     digit_cells = colour_cells[idx]
     masks = _ink_masks(gray_cells[idx])
-    colours = _ink_colours(digit_cells, masks)
-    found = np.isfinite(colours[:, 0])
+    lab = _ink_lab(digit_cells, masks)
+    found = np.isfinite(lab[:, 0])
     printed = [int(i) for i in idx[found]]
-    colours, digit_cells, masks = colours[found], digit_cells[found], masks[found]
+    lab, digit_cells, masks = lab[found], digit_cells[found], masks[found]
+    lightness, colours = lab[:, 0], lab[:, 1:]
     if not printed:
         return Kinds(kinds)
     reference = None if sure is None else np.asarray(sure, dtype=bool)[printed]
@@ -635,29 +652,74 @@ def cell_kinds(
     # is one colour in both views; a red mistake beside blue entries lies on no way
     # from the givens to them, or before its start).
     far_off = ~given & ~alone & ~near_print
-    entry_side = np.zeros(len(colours), dtype=bool)
-    givens_side = np.zeros(len(colours), dtype=bool)
-    if between_inks.any() or near_print.any() or far_off.any():
-        undiluted = _ink_colours(digit_cells, masks, full_strength=True)
-        seen, full = (
-            _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
-        )
-        farther, nearer = np.fmax(seen, full), np.fmin(seen, full)
-        entry_side = (farther >= _ENTRY_SIDE) & (nearer >= _GIVENS_SIDE)
-        with np.errstate(invalid="ignore"):
-            givens_side = (near_print | (far_off & (nearer >= 0.0))) & (nearer < _GIVENS_SIDE)
+    undiluted = _ink_colours(digit_cells, masks, full_strength=True)
+    seen, full = (
+        _way_to_entry(inks, surely(given), other_ink, between) for inks in (colours, undiluted)
+    )
+    farther, nearer = np.fmax(seen, full), np.fmin(seen, full)
+    entry_side = (farther >= _ENTRY_SIDE) & (nearer >= _GIVENS_SIDE)
+    with np.errstate(invalid="ignore"):
+        givens_side = (near_print | (far_off & (nearer >= 0.0))) & (nearer < _GIVENS_SIDE)
     for k in np.flatnonzero(between_inks & entry_side):
         kinds[printed[k]] = CellKind.ENTRY
     for k in np.flatnonzero(givens_side):
         kinds[printed[k]] = CellKind.GIVEN
+    # An entry short of the entries' end of the way in both views (a given tinted part
+    # of the way) that is as light as the givens (or as dark), where lightness tells
+    # the two inks apart, is no surer the player's than a given: moire tints a white
+    # given, but leaves it white. (An entry's lightness varies as much, but its colour
+    # is the entries'.)
+    entry = np.array([kinds[i] == CellKind.ENTRY for i in printed])
+    with np.errstate(invalid="ignore"):
+        short_of_entries = farther < _ENTRY_SIDE
+    givens_light = (
+        _at_givens_lightness(lightness, ~entry & sure_ink, entry & sure_ink)
+        & entry
+        & short_of_entries
+    )
+    for k in np.flatnonzero(givens_light):
+        kinds[printed[k]] = CellKind.GIVEN
     in_doubt = [
         i
-        for i, b, e, odd, g in zip(
-            printed, between_inks, entry_side, lone, givens_side, strict=True
+        for i, b, e, odd, g, light in zip(
+            printed, between_inks, entry_side, lone, givens_side, givens_light, strict=True
         )
-        if odd or g or (b and not e)
+        if odd or g or light or (b and not e)
     ]
     return Kinds(kinds, in_doubt=in_doubt)
+
+
+def _at_givens_lightness(
+    lightness: FloatArray, given: npt.NDArray[np.bool_], entry: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Which inks (N,) lie nearer the givens' lightness (Lab L*) than the entries'.
+
+    An app draws its givens in the plainest ink, black on a light screen and white on a
+    dark one, and the player's entries in a colour, which is neither as dark as black
+    nor as light as white. A photographed screen's moire tints a white given toward an
+    entry's colour, pink or purple, but leaves it as light (screen-photo-dark 3222: a
+    given 4 at a*b* (26, -21) and L* 84, beside entries' L* 62-80 and givens' 84-100).
+    Where the ``given`` inks (N,) and the ``entry`` inks (N,), at least
+    ``_MIN_BY_LIGHTNESS`` of each, are apart in lightness (their medians farther apart
+    than one ink varies, ``_SAME_INK``, and the givens' tenth nearest the entries
+    beyond the entries' tenth nearest the givens), the inks nearer the givens' median
+    than the entries' are returned; where they are not apart, none. (Through a light
+    screen's blur black givens and blue entries came out at L* 53-62 and 58-65.)
+    """
+    none = np.zeros(len(lightness), dtype=bool)
+    if min(int(given.sum()), int(entry.sum())) < _MIN_BY_LIGHTNESS:
+        return none
+    # Measured from the entries toward the givens: lighter on a dark screen, darker on
+    # a light one.
+    toward = 1.0 if np.median(lightness[given]) > np.median(lightness[entry]) else -1.0
+    along = toward * lightness
+    givens_median, entries_median = float(np.median(along[given])), float(np.median(along[entry]))
+    if givens_median - entries_median <= _SAME_INK or np.percentile(
+        along[given], 10
+    ) <= np.percentile(along[entry], 90):
+        return none
+    midway = (givens_median + entries_median) / 2
+    return np.asarray(along > midway)
 
 
 def _way_to_entry(

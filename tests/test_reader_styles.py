@@ -8,7 +8,7 @@ import pytest
 
 from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind, moire_stripes
+from scanner.kinds import CellKind, _at_givens_lightness, moire_stripes
 from scanner.locate import fine_texture
 from scanner.reading import ReadStatus
 from solver.grid import cell_name
@@ -514,6 +514,47 @@ def test_a_given_that_the_two_views_put_on_either_side_of_the_way_is_in_doubt() 
     assert page.givens[r9c9] == 4
     scan = _read_right_or_refused(page)
     assert scan.kinds[r9c9] != CellKind.ENTRY
+
+
+@pytest.mark.parametrize(
+    ("seed", "font", "cell"), [(3200, "Charis SIL", "r5c8"), (3222, "Cantarell", "r6c1")]
+)
+def test_a_white_given_tinted_partway_to_the_entries_is_no_sure_entry(
+    seed: int, font: str, cell: str
+) -> None:
+    # Pages of bench_stress's screen-photo-dark: the moire tints a white printed digit
+    # (3200: the 8 in r5c8, 3222: the 4 in r6c1) purple, a little over half the way from
+    # the givens' colour to the blue entries' (0.58 and 0.67), and off the givens' group;
+    # taken as the player's entry, the givens without it had the page's one solution (a
+    # confident reading of another puzzle). Its lightness is a given's (L* 78 and 84,
+    # beside entries at 58-80 and givens at 82-100): a given in doubt. Both pages are
+    # refused: the puzzle with or without the digit has one solution.
+    page = _stress_page("screen-photo-dark", seed, font)
+    assert page.givens[[cell_name(c) for c in range(81)].index(cell)]
+    _read_right_or_refused(page)
+
+
+def test_a_white_given_tinted_partway_to_the_entries_is_read_where_the_puzzle_needs_it() -> None:
+    # Page 3642 of bench_stress's screen-photo-dark: the printed 5 in r9c7, tinted so,
+    # was taken for an entry, and the givens without it had several solutions (refused).
+    # As a given in doubt it is read, the puzzle needing it.
+    _reads_right(_stress_page("screen-photo-dark", 3642, "Fira Code"))
+
+
+def test_lightness_tells_the_givens_only_where_the_inks_are_apart_in_it() -> None:
+    given = np.array([True] * 6 + [False] * 5)
+    entry = ~given
+    # A dark screen: white givens, blue entries; a given tinted purple stays white.
+    dark = np.array([100, 97, 95, 92, 90, 86, 58, 62, 66, 70, 84], dtype=float)
+    assert list(np.flatnonzero(_at_givens_lightness(dark, given, entry))) == [0, 1, 2, 3, 4, 5, 10]
+    # Entries lighter than every given but not so far from them: past the midway mark.
+    assert not _at_givens_lightness(dark, given, entry)[9]
+    # Through a light screen's blur black givens and blue entries came out at L* 53-62
+    # and 58-65: no two inks apart in lightness, nothing told by it.
+    light = np.array([53, 55, 57, 58, 60, 62, 58, 63, 64, 65, 65], dtype=float)
+    assert not _at_givens_lightness(light, given, entry).any()
+    # Too few of either.
+    assert not _at_givens_lightness(dark, given, entry & (np.arange(11) > 8)).any()
 
 
 def test_a_digit_as_light_as_the_entries_is_no_sure_given() -> None:
