@@ -1264,10 +1264,13 @@ def _keep_inked_givens(
     is kept as a given. With ``named`` (a page without the person's ink, where a doubted
     print's rival is junk: a crease, a bent grid line, moire), only a digit the network
     names: ahead of "empty" and of every other digit by ``RIVAL_ODDS``, and no 1 (a lone
-    stroke). Cells in ``skip`` (written, pencil marks, glare) stay empty.
+    stroke, which a bent grid line's remnant is too). Cells in ``skip`` (written, pencil
+    marks, glare) stay empty.
 
     There, a cell whose likeliest reading of all is the solution's digit, ahead of
-    "empty" too, but not by those odds, is a given as likely as not: the page is
+    "empty" too, but not by those odds (or a 1, by any odds: stress handheld 3413, a
+    printed 1 shaken faint, 0.67 before the kind rules and 0.40 against "empty" 0.41
+    after, was left out), is a given as likely as not: the page is
     refused, naming it, rather than read without it (a shaken, glared print doubted
     as faint, "empty" 0.41-0.46 after the kind rules, its digit 0.33-0.67 before: on
     1,660 rendered pages beyond reading, 11 of the 24 read as another puzzle). Junk
@@ -1286,10 +1289,10 @@ def _keep_inked_givens(
         if v or skip[c] or int(np.argmax(probs[c, 1:])) + 1 != digit:
             continue
         if named:
-            if digit == 1:
-                continue  # a lone stroke: neither kept nor a reason to refuse
             rest = float(np.max(np.delete(probs[c], digit)))
-            keep = probs[c, digit] > math.exp(RIVAL_ODDS) * rest
+            # A lone stroke is never kept (a bent grid line's remnant reads as a 1),
+            # but where it reads as the solution's 1 it may as well be a print.
+            keep = digit != 1 and probs[c, digit] > math.exp(RIVAL_ODDS) * rest
             if not keep and probs[c, digit] > probs[c, 0] and not candidate[c]:
                 unnamed.append(c)
         else:

@@ -559,8 +559,11 @@ def _no_digit_left_out(
     other digit; otherwise the page is refused. ``p`` (81, 10)
     are the probabilities revised. A cell whose ``inked`` digit is sure (only print or
     pen in doubt), or whose kind is in doubt (``kind_in_doubt``), is left to the kind
-    rules; one whose likeliest digit is 1 is left be (a lone stroke: on crumpled paper
-    and crinkled newsprint a grid line bent into the cell reads so). A cell whose
+    rules; one whose likeliest digit is a 1 told apart from the others is left be (a lone
+    stroke: on crumpled paper and crinkled newsprint a grid line bent into the cell reads
+    so), while ink read as no digit in particular, a 1 no likelier than the rest, is no
+    lone stroke (crumpled 3049: a lattice cut across a printed 2, read "empty" 0.19, 1
+    0.16, 8 0.11, was left out of a puzzle with the page's one solution). A cell whose
     likeliest digit is as likely against "empty" as one a correction wrote into a cell
     read empty is looked at whatever its "empty" and kind: it was seen as well as that
     one (motion blur reads a print's copies alike, pencil-like and "empty" at 0.62, and
@@ -596,13 +599,13 @@ def _no_digit_left_out(
         only_as_likely = p[c, 0] >= LIKELY_INKED or bool(kind_in_doubt and kind_in_doubt[c])
         if only_as_likely and not as_likely:
             continue
-        if digit == 1:
-            continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
         # Told apart from every other digit by RIVAL_ODDS: noise spread over the
         # digits (a dark, grainy photo's empty cell) is likeliest some digit, the
         # solution's one time in nine.
         runner_up = float(np.partition(p[c, 1:], -2)[-2])
         told = runner_up <= 0 or math.log(p[c, digit] / runner_up) > RIVAL_ODDS
+        if digit == 1 and told:
+            continue  # one stroke: a bent grid line or a crease's shadow as much as a 1
         if digit == solution[c] and told and against <= RIVAL_ODDS:
             reason = "(its likeliest digit, and its solution's)"
             fills.append(Correction(c, 0, digit, float(p[c, 0]), float(p[c, digit]), reason))

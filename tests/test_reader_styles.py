@@ -357,6 +357,25 @@ def test_a_print_beside_a_bent_line_s_remnant_is_no_pair_of_candidates() -> None
     _reads_right(_stress_page("newsprint-crinkled", 3205, "League Spartan"))
 
 
+def test_a_printed_1_shaken_faint_is_not_left_out() -> None:
+    # Page 3413 of bench_stress's handheld (beyond reading, but read): the printed 1 in
+    # r7c5, shaken and glared under half the grid's stroke strength, reads as a 1 at
+    # 0.67, and the faint-ink rule gave "empty" the lead (0.41 against 0.40); the puzzle
+    # without it has the page's one solution. A lone stroke read as the solution's 1
+    # was neither kept nor a reason to refuse (a bent grid line reads so): a confident
+    # reading of another puzzle.
+    _read_right_or_refused(_stress_page("handheld", 3413, "Cantarell"))
+
+
+def test_a_print_cut_across_by_a_lattice_off_its_lines_is_not_left_out() -> None:
+    # Page 3049 of bench_stress's crumpled: the lattice runs half a cell off the crumpled
+    # lines around r5c6 and r6c6, cutting across the printed 2 and 4: the network reads
+    # r5c6 as no digit in particular ("empty" 0.19, 1 0.16, 8 0.11) and r6c6 as a 1 (a
+    # line), and the puzzle without the 2 has the page's one solution. Ink whose
+    # likeliest digit was a 1 was left be (a bent line reads so) however little likelier.
+    _read_right_or_refused(_stress_page("crumpled", 3049, "Hershey Triplex"))
+
+
 def test_a_bold_print_blur_broke_into_touching_pieces_is_read() -> None:
     # Page 1301 of bench_stress's motion-blur: the blur breaks the bold printed 3 in r5c3
     # and 8 in r6c2 where their strokes thin, into pieces that touch; the pencil test
