@@ -21,7 +21,9 @@ on the givens' half of the way), as is a lone ink off the givens' group that no 
 ink resembles more, or one off it but near it that lies on the givens' half of the way
 in either view. An entry short of the entries' end of that way in both views is a given
 in doubt too if it is as light as the givens (or as dark), where lightness (Lab L*) sets
-the two inks apart: moire tints a screen's white print, but leaves it white. The colour
+the two inks apart: moire tints a screen's white print, but leaves it white; and so is
+a given more than a quarter of the way to an entry ink, in either view, as light as the
+entries (or as dark): an entry whose colour moire washed out to the print's. The colour
 is the digit's own: ink running off the cell's middle (a grid line, a phone's bezel in a
 cell a lattice a little off cuts) is left out.
 """
@@ -542,7 +544,8 @@ class Kinds:
         it is nearest, as seen or at full strength (``_way_to_entry``);
         and GIVEN cells of an ink short of an entry ink's end of that way in both views
         (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
-        (``_at_givens_lightness``).
+        (``_lightness_way``), and of a given more than a quarter of the way to an entry
+        ink in either view yet nearer the entries' lightness.
     """
 
     kinds: list[CellKind]
@@ -668,47 +671,53 @@ def cell_kinds(
     # of the way) that is as light as the givens (or as dark), where lightness tells
     # the two inks apart, is no surer the player's than a given: moire tints a white
     # given, but leaves it white. (An entry's lightness varies as much, but its colour
-    # is the entries'.)
+    # is the entries'.) And the mirror: a given more than a quarter of the way to the
+    # entries in either view that is as light as the entries is no surer print than
+    # theirs (a thin entry 1 whose colour the screen washed out to the print's).
     entry = np.array([kinds[i] == CellKind.ENTRY for i in printed])
+    light = _lightness_way(lightness, ~entry & sure_ink, entry & sure_ink)
     with np.errstate(invalid="ignore"):
-        short_of_entries = farther < _ENTRY_SIDE
-    givens_light = (
-        _at_givens_lightness(lightness, ~entry & sure_ink, entry & sure_ink)
-        & entry
-        & short_of_entries
-    )
+        givens_light = entry & (farther < _ENTRY_SIDE) & (light > 0.5)
+        entries_light = ~entry & (farther > 1.0 - _ENTRY_SIDE) & (light < 0.5)
     for k in np.flatnonzero(givens_light):
         kinds[printed[k]] = CellKind.GIVEN
     in_doubt = [
         i
-        for i, b, e, odd, g, light in zip(
-            printed, between_inks, entry_side, lone, givens_side, givens_light, strict=True
+        for i, b, e, odd, g, doubted in zip(
+            printed,
+            between_inks,
+            entry_side,
+            lone,
+            givens_side,
+            givens_light | entries_light,
+            strict=True,
         )
-        if odd or g or light or (b and not e)
+        if odd or g or doubted or (b and not e)
     ]
     return Kinds(kinds, in_doubt=in_doubt)
 
 
-def _at_givens_lightness(
+def _lightness_way(
     lightness: FloatArray, given: npt.NDArray[np.bool_], entry: npt.NDArray[np.bool_]
-) -> npt.NDArray[np.bool_]:
-    """Which inks (N,) lie nearer the givens' lightness (Lab L*) than the entries'.
+) -> FloatArray:
+    """How far (N,) each ink's lightness (Lab L*) lies from the entries' toward the
+    givens': 0 at the entries' median, 1 at the givens'; NaN where lightness tells
+    nothing.
 
     An app draws its givens in the plainest ink, black on a light screen and white on a
     dark one, and the player's entries in a colour, which is neither as dark as black
     nor as light as white. A photographed screen's moire tints a white given toward an
     entry's colour, pink or purple, but leaves it as light (screen-photo-dark 3222: a
     given 4 at a*b* (26, -21) and L* 84, beside entries' L* 62-80 and givens' 84-100).
-    Where the ``given`` inks (N,) and the ``entry`` inks (N,), at least
-    ``_MIN_BY_LIGHTNESS`` of each, are apart in lightness (their medians farther apart
-    than one ink varies, ``_SAME_INK``, and the givens' tenth nearest the entries
-    beyond the entries' tenth nearest the givens), the inks nearer the givens' median
-    than the entries' are returned; where they are not apart, none. (Through a light
-    screen's blur black givens and blue entries came out at L* 53-62 and 58-65.)
+    Lightness tells where the ``given`` inks (N,) and the ``entry`` inks (N,), at least
+    ``_MIN_BY_LIGHTNESS`` of each, are apart in it: their medians farther apart than one
+    ink varies (``_SAME_INK``), and the givens' tenth nearest the entries beyond the
+    entries' tenth nearest the givens. (Through a light screen's blur black givens and
+    blue entries came out at L* 53-62 and 58-65.)
     """
-    none = np.zeros(len(lightness), dtype=bool)
+    nothing = np.full(len(lightness), np.nan)
     if min(int(given.sum()), int(entry.sum())) < _MIN_BY_LIGHTNESS:
-        return none
+        return nothing
     # Measured from the entries toward the givens: lighter on a dark screen, darker on
     # a light one.
     toward = 1.0 if np.median(lightness[given]) > np.median(lightness[entry]) else -1.0
@@ -717,9 +726,8 @@ def _at_givens_lightness(
     if givens_median - entries_median <= _SAME_INK or np.percentile(
         along[given], 10
     ) <= np.percentile(along[entry], 90):
-        return none
-    midway = (givens_median + entries_median) / 2
-    return np.asarray(along > midway)
+        return nothing
+    return np.asarray((along - entries_median) / (givens_median - entries_median))
 
 
 def _way_to_entry(

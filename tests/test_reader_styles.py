@@ -8,7 +8,7 @@ import pytest
 
 from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind, _at_givens_lightness, moire_stripes
+from scanner.kinds import CellKind, _lightness_way, moire_stripes
 from scanner.locate import fine_texture
 from scanner.reading import ReadStatus
 from solver.grid import cell_name
@@ -563,17 +563,31 @@ def test_a_white_given_tinted_partway_to_the_entries_is_read_where_the_puzzle_ne
 def test_lightness_tells_the_givens_only_where_the_inks_are_apart_in_it() -> None:
     given = np.array([True] * 6 + [False] * 5)
     entry = ~given
-    # A dark screen: white givens, blue entries; a given tinted purple stays white.
+    # A dark screen: white givens (median 93.5), blue entries (66); a given tinted
+    # purple stays white, an entry's lightness varies.
     dark = np.array([100, 97, 95, 92, 90, 86, 58, 62, 66, 70, 84], dtype=float)
-    assert list(np.flatnonzero(_at_givens_lightness(dark, given, entry))) == [0, 1, 2, 3, 4, 5, 10]
-    # Entries lighter than every given but not so far from them: past the midway mark.
-    assert not _at_givens_lightness(dark, given, entry)[9]
+    way = _lightness_way(dark, given, entry)
+    assert way[2] == pytest.approx((95 - 66) / (93.5 - 66))
+    assert list(np.flatnonzero(way > 0.5)) == [0, 1, 2, 3, 4, 5, 10]
+    # The same measured from a light screen's black givens: the way runs the other way.
+    assert np.allclose(_lightness_way(100 - dark, given, entry), way)
     # Through a light screen's blur black givens and blue entries came out at L* 53-62
     # and 58-65: no two inks apart in lightness, nothing told by it.
     light = np.array([53, 55, 57, 58, 60, 62, 58, 63, 64, 65, 65], dtype=float)
-    assert not _at_givens_lightness(light, given, entry).any()
+    assert np.isnan(_lightness_way(light, given, entry)).all()
     # Too few of either.
-    assert not _at_givens_lightness(dark, given, entry & (np.arange(11) > 8)).any()
+    assert np.isnan(_lightness_way(dark, given, entry & (np.arange(11) > 8))).all()
+
+
+def test_an_entry_washed_to_the_print_s_colour_but_not_its_lightness_is_no_sure_given() -> None:
+    # Page 3707 of bench_stress's screen-photo-dark: the player's thin 1 in r1c2, washed
+    # out by moire to a colour inside the givens' group (0.34 of the way to the blue
+    # entries), was read as a given, and the givens with it had the page's one
+    # solution. Its lightness is an entry's (L* 81: entries 75, givens 95 at the
+    # median): a given in doubt, and the page is refused.
+    page = _stress_page("screen-photo-dark", 3707, "Comfortaa")
+    assert page.entries[1] == 1
+    _read_right_or_refused(page)
 
 
 def test_a_digit_as_light_as_the_entries_is_no_sure_given() -> None:
