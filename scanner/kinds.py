@@ -19,7 +19,7 @@ doubt, unless it lies well on the side of an entry ink used more than once (as s
 or at full strength: a thin entry is paler than a thick one; and neither view puts it
 on the givens' half of the way), as is a lone ink off the givens' group that no other
 ink resembles more, or one off it but near it that lies on the givens' half of the way
-in either view. An entry short of the entries' end of that way in both views is a given
+in either view. An entry short of the entries' end of that way in either view is a given
 in doubt too if it is as light as the givens (or as dark), where lightness (Lab L*) sets
 the two inks apart: moire tints a screen's white print, but leaves it white; and so is
 a given more than a quarter of the way to an entry ink, in either view, as light as the
@@ -542,7 +542,7 @@ class Kinds:
         ``COLOUR_SPLIT`` or more from every such ink), or of an ink off the group but
         within ``_LONE_INK`` that lies on the givens' half of the way to the entry ink
         it is nearest, as seen or at full strength (``_way_to_entry``);
-        and GIVEN cells of an ink short of an entry ink's end of that way in both views
+        and GIVEN cells of an ink short of an entry ink's end of that way in either view
         (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
         (``_lightness_way``), and of a given more than a quarter of the way to an entry
         ink in either view yet nearer the entries' lightness.
@@ -667,7 +667,7 @@ def cell_kinds(
         kinds[printed[k]] = CellKind.ENTRY
     for k in np.flatnonzero(givens_side):
         kinds[printed[k]] = CellKind.GIVEN
-    # An entry short of the entries' end of the way in both views (a given tinted part
+    # An entry short of the entries' end of the way in either view (a given tinted part
     # of the way) that is as light as the givens (or as dark), where lightness tells
     # the two inks apart, is no surer the player's than a given: moire tints a white
     # given, but leaves it white. (An entry's lightness varies as much, but its colour
@@ -677,7 +677,7 @@ def cell_kinds(
     entry = np.array([kinds[i] == CellKind.ENTRY for i in printed])
     light = _lightness_way(lightness, ~entry & sure_ink, entry & sure_ink)
     with np.errstate(invalid="ignore"):
-        givens_light = entry & (farther < _ENTRY_SIDE) & (light > 0.5)
+        givens_light = entry & (nearer < _ENTRY_SIDE) & (light > 0.5)
         entries_light = ~entry & (farther > 1.0 - _ENTRY_SIDE) & (light < 0.5)
     for k in np.flatnonzero(givens_light):
         kinds[printed[k]] = CellKind.GIVEN

@@ -536,19 +536,26 @@ def test_a_given_that_the_two_views_put_on_either_side_of_the_way_is_in_doubt() 
 
 
 @pytest.mark.parametrize(
-    ("seed", "font", "cell"), [(3200, "Charis SIL", "r5c8"), (3222, "Cantarell", "r6c1")]
+    ("style", "seed", "font", "cell"),
+    [
+        ("screen-photo-dark", 3200, "Charis SIL", "r5c8"),
+        ("screen-photo-dark", 3222, "Cantarell", "r6c1"),
+        ("screen-photo", 3787, "Cantarell", "r1c9"),
+    ],
 )
-def test_a_white_given_tinted_partway_to_the_entries_is_no_sure_entry(
-    seed: int, font: str, cell: str
+def test_a_given_tinted_partway_to_the_entries_is_no_sure_entry(
+    style: str, seed: int, font: str, cell: str
 ) -> None:
-    # Pages of bench_stress's screen-photo-dark: the moire tints a white printed digit
-    # (3200: the 8 in r5c8, 3222: the 4 in r6c1) purple, a little over half the way from
-    # the givens' colour to the blue entries' (0.58 and 0.67), and off the givens' group;
+    # Pages of bench_stress's screen photos: the moire tints a printed digit (3200: the
+    # white 8 in r5c8, 3222: the white 4 in r6c1, 3787: the black 2 in r1c9) purple,
+    # part of the way from the givens' colour to the entries' (0.58 and 0.67 in both
+    # views; 3787: 0.66 at full strength, 0.77 as seen), and off the givens' group;
     # taken as the player's entry, the givens without it had the page's one solution (a
     # confident reading of another puzzle). Its lightness is a given's (L* 78 and 84,
-    # beside entries at 58-80 and givens at 82-100): a given in doubt. Both pages are
-    # refused: the puzzle with or without the digit has one solution.
-    page = _stress_page("screen-photo-dark", seed, font)
+    # beside entries at 58-80 and givens at 82-100; 3787: 18, against 3 and 42 at the
+    # medians): a given in doubt. The pages are refused: the puzzle with or without the
+    # digit has one solution.
+    page = _stress_page(style, seed, font)
     assert page.givens[[cell_name(c) for c in range(81)].index(cell)]
     _read_right_or_refused(page)
 
