@@ -925,7 +925,7 @@ def _scan_grid(
     stripes = np.zeros(81, dtype=bool)
     maybe = written & in_other_colour
     if not handwritten_page and maybe.any():
-        stripes[maybe] = moire_stripes(maps[perm][maybe])
+        stripes[maybe] = moire_stripes(maps[perm[maybe]])
     entries = [0] * 81
     for cell in [*np.flatnonzero(written), *emptied]:
         if stripes[cell]:

@@ -718,16 +718,16 @@ def _lightness_way(
     nothing = np.full(len(lightness), np.nan)
     if min(int(given.sum()), int(entry.sum())) < _MIN_BY_LIGHTNESS:
         return nothing
+    givens_median = float(np.median(lightness[given]))
+    entries_median = float(np.median(lightness[entry]))
     # Measured from the entries toward the givens: lighter on a dark screen, darker on
     # a light one.
-    toward = 1.0 if np.median(lightness[given]) > np.median(lightness[entry]) else -1.0
+    toward = 1.0 if givens_median > entries_median else -1.0
     along = toward * lightness
-    givens_median, entries_median = float(np.median(along[given])), float(np.median(along[entry]))
-    if givens_median - entries_median <= _SAME_INK or np.percentile(
-        along[given], 10
-    ) <= np.percentile(along[entry], 90):
+    gap = abs(givens_median - entries_median)
+    if gap <= _SAME_INK or np.percentile(along[given], 10) <= np.percentile(along[entry], 90):
         return nothing
-    return np.asarray((along - entries_median) / (givens_median - entries_median))
+    return np.asarray((along - toward * entries_median) / gap)
 
 
 def _way_to_entry(
