@@ -54,7 +54,7 @@ from .locate import (
     rotated_lattice,
 )
 from .motion import unblurred
-from .quality import advice_beyond, cut_off_cells, diagnose, washed_out
+from .quality import advice_beyond, cut_off_cells, diagnose, lines_through, washed_out
 from .reading import (
     CONFIDENT,
     RIVAL_ODDS,
@@ -557,7 +557,7 @@ def _scan_grid_or_unblurred(
         image, sharp_ink, motion = sharp
         second = _scan_grid(
             replace(loaded, image=image), sharp_ink, geometry, engine, label, start,
-            descreened=descreened, taken=ink,
+            descreened=descreened, taken=ink, photo=loaded.image,
         )  # fmt: skip
         # The deconvolution is a guess at the blur; a reading through it that revision
         # had to correct stacks a second guess on it (on pages shaken, tilted, glared
@@ -613,6 +613,7 @@ def _scan_grid(
     *,
     descreened: float = 0.0,
     taken: npt.NDArray[np.uint8] | None = None,
+    photo: npt.NDArray[np.uint8] | None = None,
 ) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light).
 
@@ -623,6 +624,8 @@ def _scan_grid(
     measured on the cells as they are. ``taken``: the ink as the photo was taken, where
     ``ink`` is a sharpened copy (:mod:`scanner.motion`): glare is measured on it, as a
     deconvolution's ringing can draw lines back into a glare that wiped them out.
+    ``photo``: the photo as taken, where ``loaded.image`` is such a copy: the inks'
+    colours are checked on it (``_ink_kinds``).
     """
     textured = not descreened and fine_texture(ink, geometry) >= SCREENED
     blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
@@ -661,7 +664,7 @@ def _scan_grid(
     if not handwritten_page and int(tall.sum()) >= _MIN_TALL:
         # ... unless a second colour tells the person's digits: colour decides there,
         # as on any page whose shapes show no handwriting.
-        inks_as_read = _ink_kinds(loaded.image, geometry, cells, probs, perm)
+        inks_as_read = _ink_kinds(loaded.image, geometry, cells, probs, perm, photo=photo)
         handwritten_page = not inks_as_read.undecided and CellKind.ENTRY not in inks_as_read.kinds
     looks_printed = None  # on a page written on: the digit cells (as cut) of print shape
     if handwritten_page:
@@ -724,7 +727,7 @@ def _scan_grid(
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
     if inks_as_read is None or handwritten_page:
-        inks = _ink_kinds(loaded.image, geometry, cells, probs, perm)
+        inks = _ink_kinds(loaded.image, geometry, cells, probs, perm, photo=photo)
     else:
         inks = inks_as_read  # the same probabilities: no hand reader ran
     undecided = inks.undecided
@@ -878,6 +881,19 @@ def _scan_grid(
         _refuse(
             reading, f"the grid is cut off: {len(cut_off)} cell{many} not in the photo", cut_off
         )
+    # A grid line through the middle of a row or column of cells is one the lattice
+    # missed: the cells beside it are cut off their digits' places. Seen in the photo
+    # as taken (a deconvolution's ringing echoes the lines inside the cells).
+    if reading.status != ReadStatus.UNREADABLE:
+        as_taken = (
+            read_cells
+            if taken is None
+            else extract_cells(descreen(taken, blur) if blur else taken, geometry)
+        )
+        astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
+        if astray:
+            problem = "a grid line runs through the middle of a row or column of cells"
+            _refuse(reading, problem, astray)
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
@@ -978,15 +994,28 @@ def _ink_kinds(
     cells: npt.NDArray[np.uint8],
     probs: Probs,
     perm: npt.NDArray[np.intp],
+    *,
+    photo: npt.NDArray[np.uint8] | None = None,
 ) -> Kinds:
     """:func:`scanner.kinds.cell_kinds` of the cells as cut (81, 64, 64), the digits
     and the sure ones told by the turned grid's probabilities (81, 10); ``perm[i]`` is
-    the cut index of turned cell i."""
+    the cut index of turned cell i.
+
+    ``image`` may be a deconvolution of the ``photo`` as taken (:mod:`scanner.motion`),
+    which sharpens each channel apart: it gives a blurred pen back its colour, but its
+    ringing can tint print and the player's ink alike (screen-photo 3452: black print
+    came out magenta, one ink with the player's purple entries, read as givens). Where
+    the photo as taken shows a second ink and the sharpened copy none, its kinds stand.
+    """
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
     sure = np.zeros(81, dtype=bool)
     sure[perm] = probs[:, 1:].max(axis=1) >= INKED
-    return cell_kinds(image, geometry, cells, digit, sure)
+    kinds = cell_kinds(image, geometry, cells, digit, sure)
+    if photo is None or kinds.undecided or CellKind.ENTRY in kinds.kinds:
+        return kinds
+    as_taken = cell_kinds(photo, geometry, cells, digit, sure)
+    return as_taken if CellKind.ENTRY in as_taken.kinds else kinds
 
 
 def _inks_by_strength(

@@ -17,6 +17,9 @@ blur
 glare / shadow
     Doubtful cells whose paper is blown out to white, or much darker than the grid's
     typical paper.
+grid misplaced
+    A grid line running through the middle of most cells of a row or column
+    (``lines_through``): the lattice took something else for that line.
 """
 
 from __future__ import annotations
@@ -27,7 +30,14 @@ import numpy.typing as npt
 from .geometry import GridGeometry, median_cell
 from .robust import row_percentiles
 
-__all__ = ["BLUR_CELL_SHARE", "SMALL_CELL_PX", "cut_off_cells", "diagnose", "washed_out"]
+__all__ = [
+    "BLUR_CELL_SHARE",
+    "SMALL_CELL_PX",
+    "cut_off_cells",
+    "diagnose",
+    "lines_through",
+    "washed_out",
+]
 
 SMALL_CELL_PX = 20.0
 # The middle of a cell that its digit fills (a print's digit is 0.5-0.7 of the cell,
@@ -37,6 +47,14 @@ SEEN_MIDDLE = 0.7
 BLUR_CELL_SHARE = 0.04
 _LOST_LINES = 0.35  # grid lines this faint next to the grid's typical ones are washed out
 _SHADOW_SHARE = 0.55  # paper under this share of the grid's typical paper is shaded
+# A grid line never runs through the middle of a cell (``lines_through``): between these
+# shares of its width from the lattice's lines, ...
+_ASTRAY_SPAN = (0.2, 0.8)
+_ASTRAY_RIDGE = 15.0  # ... a line this much darker (grey levels) than the paper beside it
+# ... in this many cells of one row or column at one place. A column holds each digit
+# once, so at most three long upright strokes (1, 4, 7), and not at one place in each
+# cell; on 684 photos and rendered pages read, no row or column had more than two.
+_ASTRAY_CELLS = 6
 
 UInt8Array = npt.NDArray[np.uint8]
 
@@ -75,6 +93,50 @@ def cut_off_cells(geometry: GridGeometry) -> npt.NDArray[np.bool_]:
     x, y = middle[..., 0], middle[..., 1]
     out = ((x < 0) | (y < 0) | (x > w - 1) | (y > h - 1)).any(axis=2)
     return np.asarray(out.ravel(), dtype=bool)
+
+
+def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
+    """Which cells (81,) a grid line runs through: every cell of a column (row) where
+    in ``_ASTRAY_CELLS`` of its nine cells a line runs from top to bottom (side to
+    side) at one place in their middle (``_ASTRAY_SPAN``).
+
+    The cells span the lattice's lines, so the grid's own lines lie at their borders. A
+    line through their middle is one the lattice missed: it took something else for it
+    (screen-photo 3392: the phone's dark edge beside the app's thin right frame, so the
+    last columns came out a third of a cell wide of theirs, and the phone's edge in the
+    cell of a blue entry made it read as print).
+
+    Parameters
+    ----------
+    cells : (81, S, S) uint8 array
+        The grid's cells as cut (row by row), dark ink on light paper.
+    """
+    s = cells.shape[1]
+    # Every other row of the cells' middle: a line runs on through all of them.
+    rows = slice(s // 10, s - s // 10, 2)
+    lo, hi = (int(share * s) for share in _ASTRAY_SPAN)
+    step = max(1, s // 20)  # beside a line: a twentieth of a cell either way
+    grey = cells.astype(np.int16)
+    out = np.zeros((9, 9), dtype=bool)
+    for across in (False, True):
+        upright = grey[:, rows, :] if not across else grey.transpose(0, 2, 1)[:, rows, :]
+        # A line's pixel is darker than the paper a little way to either side of it ...
+        beside = np.minimum(np.roll(upright, step, axis=2), np.roll(upright, -step, axis=2))
+        dark = beside - upright > _ASTRAY_RIDGE
+        # ... give or take a pixel (the line need not be upright in the cell as cut) ...
+        near = dark.copy()
+        near[..., 1:] |= dark[..., :-1]
+        near[..., :-1] |= dark[..., 1:]
+        # ... in three rows of four all along the cell: a digit's stroke is not that long.
+        line = (near.sum(axis=1) >= 0.75 * near.shape[1]).reshape(9, 9, s)
+        # At each place, the cells of a column (upright lines) or of a row (across).
+        count = line[..., lo:hi].sum(axis=1 if across else 0)  # (9 rows or columns, places)
+        astray = count.max(axis=1) >= _ASTRAY_CELLS
+        if across:
+            out[astray, :] = True
+        else:
+            out[:, astray] = True
+    return out.ravel()
 
 
 def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:

@@ -9,7 +9,7 @@ from scanner.cells import extract_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
-from scanner.quality import SEEN_MIDDLE, advice_beyond, cut_off_cells, diagnose
+from scanner.quality import SEEN_MIDDLE, advice_beyond, cut_off_cells, diagnose, lines_through
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
 from tests.synth import render_puzzle_photo
 
@@ -49,6 +49,23 @@ def test_cells_whose_middle_leaves_the_photo_are_cut_off() -> None:
         moved = square - (square[0, 0, 0] + x * 50.0, 0.0)
         out = cut_off_cells(GridGeometry(moved, (600, 600))).reshape(9, 9)
         assert out[:, 0].all() == cut and not out[:, 1:].any(), x
+
+
+def test_a_grid_line_through_the_middle_of_cells_is_found() -> None:
+    # Cut through the lattice found, no cell has a line in its middle; with the last
+    # upright line moved two fifths of a cell outwards (onto a phone's edge, say) and
+    # the line under row 4 half a cell down, the grid's own lines run through the cells
+    # of column 9 and of row 4 (and only those).
+    gray, geometry = _located(0.0)
+    assert not lines_through(extract_cells(gray, geometry)).any()
+    lattice = geometry.lattice.copy()
+    width = lattice[:, 9] - lattice[:, 8]
+    lattice[:, 9] += 0.4 * width
+    lattice[4] += 0.5 * (lattice[5] - lattice[4])
+    found = lines_through(extract_cells(gray, GridGeometry(lattice, geometry.image_size)))
+    expected = np.zeros((9, 9), dtype=bool)
+    expected[:, 8] = expected[3, :] = True
+    np.testing.assert_array_equal(found.reshape(9, 9), expected)
 
 
 def test_a_small_grid_is_named() -> None:

@@ -376,6 +376,25 @@ def test_a_print_cut_across_by_a_lattice_off_its_lines_is_not_left_out() -> None
     _read_right_or_refused(_stress_page("crumpled", 3049, "Hershey Triplex"))
 
 
+def test_a_lattice_that_took_a_phone_s_edge_for_the_frame_is_not_read() -> None:
+    # Page 3392 of bench_stress's screen-photo: the app's thin right frame runs a third
+    # of a cell inside the phone's dark edge, and the lattice took the edge for the
+    # frame: the last two columns came out a third of a cell wide of theirs, the phone's
+    # edge inside r1c9 made its blue entry 9 as dark as print, and the page was read as
+    # a puzzle with that 9 among the givens. The frame runs through the middle of
+    # column 9's cells (``scanner.quality.lines_through``).
+    _read_right_or_refused(_stress_page("screen-photo", 3392, "Comfortaa"))
+
+
+def test_ink_colours_are_measured_on_the_photo_as_taken() -> None:
+    # Page 3452 of bench_stress's screen-photo, refused as taken and read once more
+    # through a deconvolution of its blur (``scanner.motion``): sharpened channel by
+    # channel, black print came out magenta, one ink with the player's purple entries,
+    # and the page was read with the entries among the givens. Its inks' colours are
+    # those of the photo as taken.
+    _read_right_or_refused(_stress_page("screen-photo", 3452, "Inconsolata"))
+
+
 def test_a_bold_print_blur_broke_into_touching_pieces_is_read() -> None:
     # Page 1301 of bench_stress's motion-blur: the blur breaks the bold printed 3 in r5c3
     # and 8 in r6c2 where their strokes thin, into pieces that touch; the pencil test
