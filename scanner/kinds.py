@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cells import extract_colour_cells
-from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes, main_blob
+from .digits.preprocess import MIN_REFERENCE, centred, ink_strokes_of, main_blob
 from .geometry import GridGeometry
 from .robust import group_medians, group_percentile, robust_sd, row_percentiles
 
@@ -353,9 +353,9 @@ def pencil_and_short(
     marks = np.zeros(n, dtype=bool)
     torn = np.zeros(n, dtype=bool)
     found: list[list[tuple[int, int, int, int]]] = []  # (h, x, y, w) of each stroke
-    for i in range(n):
+    for i, cell_strokes in enumerate(ink_strokes_of(ink)):
         strokes = []
-        for x, y, w, h, area in ink_strokes(ink[i]):
+        for x, y, w, h, area in cell_strokes:
             cx, cy = (x + w / 2) / size, (y + h / 2) / size
             if area >= 6 and max(w, h) < 0.85 * size and 0.1 <= cx <= 0.9 and 0.1 <= cy <= 0.9:
                 strokes.append((h, x, y, w))

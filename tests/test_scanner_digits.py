@@ -30,7 +30,7 @@ from scanner.digits.cnn import (
     _conv3x3_pool_relu,
     unsmoothed,
 )
-from scanner.digits.preprocess import CV_MAX_CHANNELS, hand_inputs
+from scanner.digits.preprocess import CV_MAX_CHANNELS, hand_inputs, ink_strokes, ink_strokes_of
 from scanner.errors import MissingDependencyError
 from scanner.reading import (
     CONFIDENT,
@@ -516,3 +516,15 @@ def test_pooling_before_the_bias_and_relu_is_the_same_to_the_bit(cells: int, cha
         for dx in range(3)
     )
     np.testing.assert_allclose(conv, by_hand, rtol=1e-4, atol=1e-4)
+
+
+def test_the_strokes_of_many_ink_maps_are_each_map_s_own() -> None:
+    # Blotchy maps whose strokes reach every edge: labelled in one stacked image, each
+    # map's strokes (box, area, order) are those it has alone.
+    rng = np.random.default_rng(5)
+    maps = np.stack(
+        [cv2.GaussianBlur((rng.random((64, 64)) ** 4).astype(np.float32), (0, 0), 1.0) * 2
+         for _ in range(12)]
+    )  # fmt: skip
+    assert ink_strokes_of(maps) == [ink_strokes(m) for m in maps]
+    assert sum(map(len, ink_strokes_of(maps))) > 5 * len(maps)  # strokes to compare

@@ -315,6 +315,27 @@ def ink_strokes(ink: FloatArray, *, threshold: float = 0.35) -> list[tuple[int, 
     return [tuple(row) for row in stats[1:n].tolist()]
 
 
+def ink_strokes_of(ink: FloatArray, *, threshold: float = 0.35) -> list[list[tuple[int, ...]]]:
+    """:func:`ink_strokes` of each of many ink maps (N, S, S), in one labelling.
+
+    The maps, their outer two pixels cut, are stacked into one tall image: no stroke
+    crosses the blank rows between two, and the raster order of each map's strokes is
+    its own, so each map's strokes are those of ``ink_strokes``, in the same order.
+    """
+    n, size = ink.shape[:2]
+    binary = (ink > threshold).astype(np.uint8)
+    binary[:, :2] = binary[:, -2:] = 0
+    binary[:, :, :2] = binary[:, :, -2:] = 0
+    count, _, stats, _ = cv2.connectedComponentsWithStats(
+        binary.reshape(n * size, -1), connectivity=8
+    )
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+    for x, y, w, h, area in stats[1:count].tolist():
+        cell, top = divmod(y, size)
+        out[cell].append((x, top, w, h, area))
+    return out
+
+
 def main_blob(ink: FloatArray, *, threshold: float = 0.35) -> InkBlob | None:
     """The tallest ink component of one ink map (64, 64) whose centre is not at the border."""
     best: InkBlob | None = None
