@@ -72,9 +72,6 @@ _SCAN_BLOBS = 40  # blobs (by bounding box) looked through for a lattice of cell
 # of the side) leaves 60% (a bold printed frame, 1/8 of a cell, leaves 94%); the holes
 # of a text block or a photo are far smaller.
 _FRAME_FILL = 0.6
-# A comb's bend (``_comb_fit``): cells of a tilted grid widen across it, at most this
-# share of a cell a line from the middle (the first and last cells a tenth apart).
-_COMB_BEND = 0.006
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
@@ -886,46 +883,24 @@ def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> Floa
 
 def _comb_fit(
     profile: FloatArray, c: int, m: int, *, teeth: npt.NDArray[np.intp] = _ALL_LINES
-) -> tuple[float, float, float]:
-    """Offset, spacing and bend of the 10-line comb that best fits ``profile`` (N,):
-    line ``k`` at ``offset + spacing * k + bend * (k**2 - 9 * k)``.
+) -> tuple[float, float]:
+    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,).
 
-    Only the lines ``teeth`` of the comb are looked at (the box lines: 0, 3, 6, 9). The
-    bend is a tilt's perspective: the cells nearer the camera are wider, the last cell up
-    to a tenth wider than the first (``_COMB_BEND``). Without it, an evenly spaced comb
-    on a tilted grid whose inner lines are hairlines met only some of its bold lines,
-    and one stretched onto a phone's edge beside the frame met one more (screen-photo
-    3816: its lattice's first column ran a third of a cell into the phone's edge).
+    Only the lines ``teeth`` of the comb are looked at (the box lines: 0, 3, 6, 9).
     """
     n = len(profile)
     # Whole-pixel offsets and ~1% spacing steps: the per-band peaks refine it anyway.
     offs = np.arange(m - 0.6 * c, m + 0.6 * c, 1.0)
     gaps = np.linspace(0.85 * c, 1.15 * c, 24)
-    bends = np.linspace(-_COMB_BEND, _COMB_BEND, 5) * c
-    k = teeth.astype(np.float64)
+    pos = offs[:, None, None] + gaps[None, :, None] * teeth[None, None, :]
     # Square roots: each line counts, however bold. Otherwise a comb that puts two of its
     # teeth on a bold frame and a third on a text row beyond it outscores the right one
     # on a grid whose inner lines are hairlines.
     root = np.sqrt(np.maximum(profile, 0.0))
-    # Each comb (spacing, bend) at the first offset, as linear interpolation weights on
-    # the profile's pixels (np.interp's, 0 past its end); the whole-pixel offsets then
-    # slide it along: one product scores every comb at every offset (einsum, not BLAS:
-    # a threaded BLAS can stall for milliseconds on such small products).
-    teeth_at = offs[0] + gaps[:, None, None] * k + bends[None, :, None] * (k * k - 9.0 * k)
-    teeth_at = teeth_at.reshape(-1, len(k))
-    base = np.floor(teeth_at).astype(np.intp)
-    frac = teeth_at - base
-    span = int(base.max()) + 2
-    weights = np.zeros((len(teeth_at), span))
-    combs = np.arange(len(teeth_at))[:, None]
-    weights[combs, base] = np.where(teeth_at <= n - 1, 1.0 - frac, 0.0)
-    weights[combs, base + 1] = np.where(teeth_at < n - 1, frac, 0.0)
-    padded = np.concatenate([root, np.zeros(span + len(offs))])
-    slid = np.lib.stride_tricks.sliding_window_view(padded, len(offs))[:span]
-    score = np.einsum("cx,xo->co", weights, slid)  # (spacings x bends, offsets)
-    comb, i = np.unravel_index(int(np.argmax(score)), score.shape)
-    j, b = divmod(int(comb), len(bends))
-    return float(offs[i]), float(gaps[j]), float(bends[b])
+    vals = np.interp(pos, np.arange(n), root, left=0.0, right=0.0)
+    score = vals.sum(axis=2)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(offs[i]), float(gaps[j])
 
 
 def _peaks(
@@ -1215,9 +1190,8 @@ def _measure(
             # Where is an evenly spaced 10-line comb? This absorbs a quad that is off by
             # a fraction of a cell (text or a shadow touching the grid).
             teeth = _BOX_LINES if mode.boxes else _ALL_LINES
-            off, gap, bend = _comb_fit(prof[:, 1:10].sum(axis=1), c, m, teeth=teeth)
-            comb = off + gap * lines + bend * (lines * lines - 9.0 * lines)
-            expected = np.broadcast_to(comb[:, None], (12, 11))
+            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m, teeth=teeth)
+            expected = np.broadcast_to((off + gap * lines)[:, None], (12, 11))
             half = 0.3 * gap
         else:
             expected = np.broadcast_to((m + c * lines)[:, None], (12, 11))
