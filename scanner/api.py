@@ -206,6 +206,9 @@ _MIN_BY_STRENGTH = 3
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
 # filling a third of the frame still gets ~40 px cells) and a 12 MP JPEG decodes at 1/2.
 WORK_SIDE = 1600
+# Why a reading whose lattice missed a line is refused (``_scan_grid``); such a grid is
+# looked for again with a comb that bends (``_scan_grid_or_unblurred``).
+_LINE_THROUGH_CELLS = "a grid line runs through the middle of a row or column of cells"
 # A grid's paper this textured (see scanner.locate.fine_texture) is read through a blur:
 # about three times the most that clean print measures (0.035); a light screen's moire
 # measures 0.1 to 0.18.
@@ -550,6 +553,21 @@ def _scan_grid_or_unblurred(
     nor read again (no time spent).
     """
     first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
+    if first.problem == _LINE_THROUGH_CELLS:
+        # The lattice took something beside the grid for a line (a phone's dark edge
+        # beside an app's thin frame, where the tilt widened the cells across the grid
+        # and an evenly spaced comb of lines fitted the edge better): the grid is looked
+        # for again with a comb that bends with the tilt, and read as found, by every
+        # rule (no line through its cells, first of all).
+        seen = LocateDebug([], [])
+        try:
+            bent = locate_grid(ink, name=label, debug=seen, bent=True)
+        except NoGridError:
+            bent = None
+        if bent is not None:
+            again = _scan_grid(loaded, ink, bent, engine, label, start, descreened=seen.descreened)
+            if again.status != ReadStatus.UNREADABLE:
+                return again
     if first.status != ReadStatus.UNREADABLE:
         return first
     sharp = unblurred(loaded.image, ink, geometry)
@@ -892,8 +910,7 @@ def _scan_grid(
         )
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
         if astray:
-            problem = "a grid line runs through the middle of a row or column of cells"
-            _refuse(reading, problem, astray)
+            _refuse(reading, _LINE_THROUGH_CELLS, astray)
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps

@@ -72,6 +72,9 @@ _SCAN_BLOBS = 40  # blobs (by bounding box) looked through for a lattice of cell
 # of the side) leaves 60% (a bold printed frame, 1/8 of a cell, leaves 94%); the holes
 # of a text block or a photo are far smaller.
 _FRAME_FILL = 0.6
+# A bent comb's bend (``_comb_fit``): at most this share of a cell, times k^2 - 9k, so
+# that the last cell is up to a tenth wider than the first.
+_COMB_BEND = 0.006
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
@@ -104,6 +107,8 @@ class _Mode(NamedTuple):
     broken: bool = False
     #: Only the box lines (0, 3, 6, 9) are measured; the cell lines are interpolated.
     boxes: bool = False
+    #: The first pass's comb bends with a tilt's perspective (see :func:`_comb_fit`).
+    bent: bool = False
 
 
 _PLAIN = _Mode()
@@ -188,6 +193,7 @@ def locate_grid(
     *,
     name: str = "image",
     debug: LocateDebug | None = None,
+    bent: bool = False,
 ) -> GridGeometry:
     """Find the Sudoku grid and its 10 x 10 line intersections.
 
@@ -201,6 +207,10 @@ def locate_grid(
         How to name the photo in error messages.
     debug : LocateDebug, optional
         Filled in with the candidates and scores when given.
+    bent : bool
+        Let the first pass's comb of lines bend with a tilt's perspective
+        (``_comb_fit``): for looking again where the lattice found missed a line
+        (:func:`scanner.quality.lines_through`), not on every photo.
 
     Returns
     -------
@@ -221,14 +231,14 @@ def locate_grid(
     # Largest candidate first; a near-perfect 9x9 structure ends the search. Otherwise
     # the best score wins, and among near-best ones the largest (the puzzle, not the
     # solution grid beside it).
-    fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
+    fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True, bent=bent)
     if not fits:
         # A fine texture over the lines (a photographed screen's sub-pixel moire, a
         # halftone screen) breaks every line into dashes; blurred, the lines come back.
         sigma = descreen_sigma(img.shape)
         img, small = descreen(img, sigma), descreen(small, _DESCREEN_SIGMA)
         dbg.candidates, dbg.scores, dbg.descreened = [], [], sigma
-        fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True)
+        fits = _collect_fits(img, small, dbg, max_blobs=_MAX_BLOBS, stop_when_good=True, bent=bent)
     if not fits:
         raise NoGridError(f"no Sudoku grid found in {name}")
     best = max(f.score for f in fits)
@@ -395,7 +405,13 @@ def fine_texture(gray: UInt8Array, geometry: GridGeometry) -> float:
 
 
 def _collect_fits(
-    img: UInt8Array, small: UInt8Array, dbg: LocateDebug, *, max_blobs: int, stop_when_good: bool
+    img: UInt8Array,
+    small: UInt8Array,
+    dbg: LocateDebug,
+    *,
+    max_blobs: int,
+    stop_when_good: bool,
+    bent: bool = False,
 ) -> list[_Fit]:
     """Every candidate that fits a 9x9 lattice well enough.
 
@@ -421,13 +437,13 @@ def _collect_fits(
                 continue  # tried already
             dbg.candidates.append(quad)
             dbg.scores.append(0.0)
-            fit = _fit_candidate(img, small, dbg.scale, quad)
+            fit = _fit_candidate(img, small, dbg.scale, quad, bent=bent)
             kept = _keep_fit(fits, fit, dbg, len(dbg.candidates) - 1, small.shape)
             if kept and stop_when_good and _good(fits[-1]):
                 break
     if not fits:
         for idx, quad in enumerate(list(dbg.candidates)):
-            fit = _fit_candidate(img, small, dbg.scale, quad, boxes=True)
+            fit = _fit_candidate(img, small, dbg.scale, quad, boxes=True, bent=bent)
             kept = _keep_fit(fits, fit, dbg, idx, small.shape)
             if kept and stop_when_good and _good(fits[-1]):
                 break
@@ -882,25 +898,44 @@ def _band_profiles(lines: UInt8Array, c: int, m: int, *, vertical: bool) -> Floa
 
 
 def _comb_fit(
-    profile: FloatArray, c: int, m: int, *, teeth: npt.NDArray[np.intp] = _ALL_LINES
-) -> tuple[float, float]:
-    """Offset and spacing of the evenly spaced 10-line comb that best fits ``profile`` (N,).
+    profile: FloatArray,
+    c: int,
+    m: int,
+    *,
+    teeth: npt.NDArray[np.intp] = _ALL_LINES,
+    bent: bool = False,
+) -> tuple[float, float, float]:
+    """Offset, spacing and bend of the 10-line comb that best fits ``profile`` (N,):
+    line ``k`` at ``offset + spacing * k + bend * (k**2 - 9 * k)``.
 
-    Only the lines ``teeth`` of the comb are looked at (the box lines: 0, 3, 6, 9).
+    Only the lines ``teeth`` of the comb are looked at (the box lines: 0, 3, 6, 9). The
+    comb is evenly spaced (bend 0) unless ``bent``: then the cells may widen across it
+    with a tilt's perspective, the last up to a tenth wider than the first
+    (``_COMB_BEND``). On a tilted phone whose grid has hairlines inside a thin frame, an
+    even comb met two of the four bold box lines squarely, and one stretched onto the
+    phone's dark edge beside the frame met three (screen-photo 3816). Not on every
+    page: the freedom fits other structures (a crumpled frame a cell off, another part
+    of a screen), so only where the lattice an even comb gave missed a line.
     """
     n = len(profile)
     # Whole-pixel offsets and ~1% spacing steps: the per-band peaks refine it anyway.
     offs = np.arange(m - 0.6 * c, m + 0.6 * c, 1.0)
     gaps = np.linspace(0.85 * c, 1.15 * c, 24)
-    pos = offs[:, None, None] + gaps[None, :, None] * teeth[None, None, :]
+    bends = np.linspace(-_COMB_BEND, _COMB_BEND, 5) * c if bent else np.zeros(1)
+    k = teeth.astype(np.float64)
+    pos = (
+        offs[:, None, None, None]
+        + gaps[None, :, None, None] * k
+        + bends[None, None, :, None] * (k * k - 9.0 * k)
+    )
     # Square roots: each line counts, however bold. Otherwise a comb that puts two of its
     # teeth on a bold frame and a third on a text row beyond it outscores the right one
     # on a grid whose inner lines are hairlines.
     root = np.sqrt(np.maximum(profile, 0.0))
     vals = np.interp(pos, np.arange(n), root, left=0.0, right=0.0)
-    score = vals.sum(axis=2)
-    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
-    return float(offs[i]), float(gaps[j])
+    score = vals.sum(axis=3)
+    i, j, b = np.unravel_index(int(np.argmax(score)), score.shape)
+    return float(offs[i]), float(gaps[j]), float(bends[b])
 
 
 def _peaks(
@@ -1190,8 +1225,9 @@ def _measure(
             # Where is an evenly spaced 10-line comb? This absorbs a quad that is off by
             # a fraction of a cell (text or a shadow touching the grid).
             teeth = _BOX_LINES if mode.boxes else _ALL_LINES
-            off, gap = _comb_fit(prof[:, 1:10].sum(axis=1), c, m, teeth=teeth)
-            expected = np.broadcast_to((off + gap * lines)[:, None], (12, 11))
+            off, gap, bend = _comb_fit(prof[:, 1:10].sum(axis=1), c, m, teeth=teeth, bent=mode.bent)
+            comb = off + gap * lines + bend * (lines * lines - 9.0 * lines)
+            expected = np.broadcast_to(comb[:, None], (12, 11))
             half = 0.3 * gap
         else:
             expected = np.broadcast_to((m + c * lines)[:, None], (12, 11))
@@ -1575,7 +1611,13 @@ class _Measured(NamedTuple):
 
 
 def _fit_candidate(
-    img: UInt8Array, small: UInt8Array, scale: float, quad: FloatArray, *, boxes: bool = False
+    img: UInt8Array,
+    small: UInt8Array,
+    scale: float,
+    quad: FloatArray,
+    *,
+    boxes: bool = False,
+    bent: bool = False,
 ) -> _Measured | None:
     """:func:`_fit_grid` on the best copy for the candidate ``quad`` (in ``small``'s pixels).
 
@@ -1587,7 +1629,8 @@ def _fit_candidate(
     A grid that does not fit well with the plain line maps is measured again with the
     ones that keep dotted lines; the better score wins. With ``boxes`` only the box
     lines are measured (see :func:`_collect_fits`). A fallback's fit counts only when
-    it scores at least ``_FALLBACK_MIN_SCORE``.
+    it scores at least ``_FALLBACK_MIN_SCORE``. With ``bent`` the first pass's comb may
+    bend (``_comb_fit``).
     """
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
@@ -1609,13 +1652,18 @@ def _fit_candidate(
         origin = np.array([x0, y0], dtype=np.float64)
         q = (full - origin + 0.5) * f - 0.5
     best: _Measured | None = None
-    for mode in (_Mode(boxes=True),) if boxes else (_Mode(), _Mode(broken=True)):
+    modes = (
+        (_Mode(boxes=True, bent=bent),)
+        if boxes
+        else (_Mode(bent=bent), _Mode(broken=True, bent=bent))
+    )
+    for mode in modes:
         if best is not None and best.score >= _GOOD_SCORE:
             break
         fit = _fit_grid(src, q, mode=mode)
         if fit is None or (best is not None and fit[2] <= best.score):
             continue
-        if mode != _PLAIN and fit[2] < _FALLBACK_MIN_SCORE:
+        if (mode.broken or mode.boxes) and fit[2] < _FALLBACK_MIN_SCORE:
             continue
         lat = fit[0]
         if fine:

@@ -386,6 +386,16 @@ def test_a_lattice_that_took_a_phone_s_edge_for_the_frame_is_not_read() -> None:
     _read_right_or_refused(_stress_page("screen-photo", 3392, "Comfortaa"))
 
 
+def test_a_tilted_app_grid_beside_a_phone_s_edge_is_found_again_with_a_bent_comb() -> None:
+    # Page 3816 of bench_stress's screen-photo: the first pass's evenly spaced comb of
+    # lines, stretched onto the phone's dark edge beside the thin left frame, met more
+    # of the tilted grid's bold lines than the true one, and the lattice's first column
+    # ran a third of a cell into the phone's edge: the blue entry 3 in r2c1 read as
+    # print (another puzzle, the page's solution). The frame runs through column 1's
+    # cells; the grid found again with a comb that bends with the tilt is read right.
+    _reads_right(_stress_page("screen-photo", 3816, "Hershey Complex"))
+
+
 def test_ink_colours_are_measured_on_the_photo_as_taken() -> None:
     # Page 3452 of bench_stress's screen-photo, refused as taken and read once more
     # through a deconvolution of its blur (``scanner.motion``): sharpened channel by

@@ -734,3 +734,25 @@ def test_a_crinkled_grid_with_unseen_dotted_lines_keeps_its_lattice(seed: int, f
     page = _bench_page("newsprint-crinkled", seed, font)
     error = _worst_error(locate_grid(_gray(page.image)), page)
     assert error < 0.4, f"worst lattice error {error:.2f} cells"
+
+
+def test_a_bent_comb_follows_a_tilt_where_an_even_one_takes_a_phone_s_edge() -> None:
+    # The profile across a tilted app grid under moire, as screen-photo 3816 gave it: the
+    # frame and box lines bold at 46, 131, 220 and 314 px (cells widening by a tenth),
+    # hairlines between them, and a phone's dark edge, a plateau just outside the frame.
+    # An evenly spaced comb stretched onto the edge meets three of the four box lines
+    # squarely, the true one two: its teeth come out a quarter of a cell off. A comb
+    # allowed to bend meets all ten lines.
+    c, m = 30, 45
+    k = np.arange(10.0)
+    bend, slope, start = np.polyfit([0, 3, 6, 9], [46, 131, 220, 314], 2)
+    lines = start + slope * k + bend * k * k
+    x = np.arange(9 * c + 2 * m + 1, dtype=np.float64)
+    profile = 11800.0 / (1 + np.exp(26.5 - x)) / (1 + np.exp(x - 34.5))  # the phone's edge
+    for place, bold in zip(lines, np.isin(k, [0, 3, 6, 9]), strict=True):
+        height, width = (16000.0, 1.2) if bold else (700.0, 2.0)
+        profile = profile + height * np.exp(-0.5 * ((x - place) / width) ** 2)
+    for bent, off_by in ((False, 0.2 * c), (True, 0.05 * c)):
+        off, gap, curve = locate_module._comb_fit(profile, c, m, bent=bent)
+        teeth = off + gap * k + curve * (k * k - 9.0 * k)
+        assert (np.abs(teeth - lines).max() < off_by) == bent
