@@ -845,7 +845,8 @@ def _scan_grid(
     probs[pencil, 0] += PENCIL_EMPTY
     # What glare wiped out was not read: whatever the network says there is a guess, and
     # a printed digit lost in it leaves the same solution, so no rule would expose it.
-    washed = washed_out(cells if taken is None else extract_cells(taken, geometry))
+    taken_cells = None if taken is None else extract_cells(taken, geometry)
+    washed = washed_out(cells if taken_cells is None else taken_cells)
     glare = washed[perm]
     probs[glare] = 0.5 * probs[glare] + 0.05
     # Copies of one printed glyph are one digit, however the network doubts each. Not
@@ -903,11 +904,10 @@ def _scan_grid(
     # missed: the cells beside it are cut off their digits' places. Seen in the photo
     # as taken (a deconvolution's ringing echoes the lines inside the cells).
     if reading.status != ReadStatus.UNREADABLE:
-        as_taken = (
-            read_cells
-            if taken is None
-            else extract_cells(descreen(taken, blur) if blur else taken, geometry)
-        )
+        if taken is None or taken_cells is None:
+            as_taken = read_cells
+        else:
+            as_taken = extract_cells(descreen(taken, blur), geometry) if blur else taken_cells
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
         if astray:
             _refuse(reading, _LINE_THROUGH_CELLS, astray)
