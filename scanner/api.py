@@ -54,7 +54,15 @@ from .locate import (
     rotated_lattice,
 )
 from .motion import unblurred
-from .quality import advice_beyond, cut_off_cells, diagnose, lines_through, washed_out
+from .quality import (
+    COVERED_CAUSE,
+    advice_beyond,
+    covered_cells,
+    cut_off_cells,
+    diagnose,
+    lines_through,
+    washed_out,
+)
 from .reading import (
     CONFIDENT,
     RIVAL_ODDS,
@@ -568,7 +576,8 @@ def _scan_grid_or_unblurred(
             again = _scan_grid(loaded, ink, bent, engine, label, start, descreened=seen.descreened)
             if again.status != ReadStatus.UNREADABLE:
                 return again
-    if first.status != ReadStatus.UNREADABLE:
+    if first.status != ReadStatus.UNREADABLE or first.problem.startswith(COVERED_CAUSE):
+        # (What a finger hides no sharper copy shows: its test reads the photo as taken.)
         return first
     sharp = unblurred(loaded.image, ink, geometry)
     if sharp is not None:
@@ -900,6 +909,14 @@ def _scan_grid(
         _refuse(
             reading, f"the grid is cut off: {len(cut_off)} cell{many} not in the photo", cut_off
         )
+    # A finger or a pen over the grid hides what lies under it: whatever is read there
+    # (often "empty", or a half-hidden digit as another) may be another puzzle with the
+    # page's solution, which no rule would expose.
+    covered = covered_cells(cells if taken_cells is None else taken_cells)
+    hidden = [int(c) for c in np.flatnonzero(covered[perm])]
+    if hidden:
+        many = "s" if len(hidden) > 1 else ""
+        _refuse(reading, f"{COVERED_CAUSE}: {len(hidden)} cell{many} hidden", hidden)
     # A grid line through the middle of a row or column of cells is one the lattice
     # missed: the cells beside it are cut off their digits' places. Seen in the photo
     # as taken (a deconvolution's ringing echoes the lines inside the cells).
@@ -983,7 +1000,10 @@ def _scan_grid(
         # Refused for glare alone: the hint is about the glare, whatever else is doubted.
         why = lost if glare_refused and not undecided else reading.doubtful_cells
         unturned = [int(perm[c]) for c in why]
-        hint = advice_beyond(reading.problem, diagnose(geometry, cells, unturned, washed=washed))
+        hint = advice_beyond(
+            reading.problem,
+            diagnose(geometry, cells, unturned, washed=washed, covered=covered),
+        )
     result = ScanResult(
         path=label,
         givens=list(reading.givens),

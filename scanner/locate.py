@@ -585,7 +585,8 @@ def _refine_full(
 # --------------------------------------------------------------------------------------
 
 
-def _odd(n: float) -> int:
+def odd_kernel(n: float) -> int:
+    """The odd kernel size nearest ``n`` (rounded, then up to odd), at least 3."""
     k = max(3, round(n))
     return k if k % 2 else k + 1
 
@@ -779,7 +780,7 @@ def _candidates(
     outline of that blob is not the grid's.
     """
     h, w = small.shape
-    block = _odd(min(h, w) / 20)
+    block = odd_kernel(min(h, w) / 20)
     src = cv2.GaussianBlur(small, (0, 0), 1.0) if sensitive else small
     ink = cv2.adaptiveThreshold(
         src, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 3 if sensitive else 7
@@ -860,12 +861,12 @@ def _line_maps(sq: UInt8Array, c: int, *, broken: bool) -> tuple[UInt8Array, UIn
     the averaging is still shorter than it. (Text rows and sideways digits can survive
     this, so it is only the fallback for grids the plain maps do not find.)
     """
-    k = _odd(c / 3)
+    k = odd_kernel(c / 3)
     dark = cv2.morphologyEx(
         sq, cv2.MORPH_BLACKHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     )
     length = max(5, round(0.6 * c))
-    gap = _odd(_DASH_GAP * c) if broken else 1
+    gap = odd_kernel(_DASH_GAP * c) if broken else 1
     maps = []
     for along in ((1, 0), (0, 1)):  # (x, y) unit step along horizontal, vertical lines
         if gap > 1:

@@ -566,6 +566,7 @@ class Degradation(Enum):
     MOTION_BLUR = "motion-blur"  # camera shake: a 8-18 px line blur
     STRONG_PERSPECTIVE = "strong-perspective"  # a steep camera tilt and rotation
     CURLED = "curled"  # a page that does not lie flat (bend of 0.3-0.5 cells)
+    FINGER = "finger"  # a fingertip or a pen over the grid's edge, hiding cells
 
 
 # Damage a screenshot can suffer without a camera (any other means a photo of the screen).
@@ -659,6 +660,9 @@ STRESS_STYLES: dict[str, StressStyle] = {
     "handheld": _style(
         D.MOTION_BLUR, D.GLARE, D.STRONG_PERSPECTIVE, D.HEAVY_JPEG, beyond_reading=True
     ),
+    # A finger holding the page, or a pen lying on it, over the grid: the cells under it
+    # were never seen, so a refusal is right (a reading too, where it hides no digit).
+    "finger": _style(D.FINGER, beyond_reading=True),
 }
 del D
 
@@ -1718,6 +1722,8 @@ def render_stress_page(
         peak = rng.uniform(1.0, 1.4) if has(D.GLARE_BURNT) else rng.uniform(0.55, 0.8)
         blob = np.minimum(1.0, peak * np.exp(-0.5 * ((u / sx) ** 2 + (v / sy) ** 2)))
         photo += (255.0 - photo) * blob[:, :, None]
+    if has(D.FINGER):
+        photo = _over_the_grid(photo, lattice, rng)
     if has(D.MOTION_BLUR):
         length = int(rng.uniform(8, 18) * min(width, height) / 1200)
         kernel = np.zeros((length + 1, length + 1), np.float32)
@@ -1735,6 +1741,42 @@ def render_stress_page(
     quality = int(rng.integers(6, 13)) if has(D.HEAVY_JPEG) else int(rng.integers(80, 93))
     image = _jpeg(np.ascontiguousarray(image), quality)
     return StressPage(image, lattice, digits, entries, style, seed, pen.name)
+
+
+def _over_the_grid(photo: FloatArray, lattice: FloatArray, rng: np.random.Generator) -> FloatArray:
+    """``photo`` (H, W, 3) RGB float with a fingertip (two times in three) or a pen over
+    the grid: a rounded bar from beyond the photo's edge whose tip reaches 0.6-2.2 cells
+    in across a random side of the frame, lit across its width, with a soft shadow."""
+    h, w = photo.shape[:2]
+    side = int(rng.integers(4))
+    cell = float(np.median(np.diff(lattice[:, :, 0], axis=1)))
+    depth, along = rng.uniform(0.6, 2.2) * cell, rng.uniform(1, 8) / 9
+    # The frame's side (its two corners) and the way out of the grid across it.
+    a, b, out = {
+        0: (lattice[9, 0], lattice[9, 9], (0.0, 1.0)),
+        1: (lattice[0, 9], lattice[9, 9], (1.0, 0.0)),
+        2: (lattice[0, 0], lattice[0, 9], (0.0, -1.0)),
+        3: (lattice[0, 0], lattice[9, 0], (-1.0, 0.0)),
+    }[side]
+    turn = np.radians(rng.uniform(-25, 25))
+    ox, oy = out
+    way = np.array([ox * np.cos(turn) - oy * np.sin(turn), ox * np.sin(turn) + oy * np.cos(turn)])
+    tip = a + (b - a) * along - np.array(out) * depth
+    if rng.random() < 2 / 3:
+        width = rng.uniform(1.3, 2.0) * cell
+        skins = [(205, 150, 120), (180, 125, 95), (140, 95, 70), (220, 170, 140)]
+        colour = np.array(rng.choice(skins))
+    else:
+        width = rng.uniform(0.8, 1.1) * cell
+        colour = np.array(rng.choice([(30, 35, 60), (25, 25, 28), (40, 60, 140)]))
+    gy, gx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u = (gx - tip[0]) * way[0] + (gy - tip[1]) * way[1] - width / 2  # along, from the tip's centre
+    v = -(gx - tip[0]) * way[1] + (gy - tip[1]) * way[0]  # across
+    r = np.where(u >= 0, np.abs(v), np.hypot(u, v)) / (width / 2)
+    body = np.clip((1 - r) * 12, 0, 1)[:, :, None]
+    shadow = (np.clip((1.5 - r) * 2, 0, 1) * 0.35)[:, :, None]
+    lit = (0.75 + 0.25 * np.clip(1 - np.abs(v) / (width / 2), 0, 1))[:, :, None]
+    return np.asarray(photo * (1 - shadow) * (1 - body) + colour * lit * body, np.float32)
 
 
 def _jpeg(image: UInt8Array, quality: int) -> UInt8Array:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,7 +10,15 @@ from scanner.cells import extract_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
-from scanner.quality import SEEN_MIDDLE, advice_beyond, cut_off_cells, diagnose, lines_through
+from scanner.quality import (
+    COVERED_CAUSE,
+    SEEN_MIDDLE,
+    advice_beyond,
+    covered_cells,
+    cut_off_cells,
+    diagnose,
+    lines_through,
+)
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
 from tests.synth import render_puzzle_photo
 
@@ -66,6 +75,40 @@ def test_a_grid_line_through_the_middle_of_cells_is_found() -> None:
     expected = np.zeros((9, 9), dtype=bool)
     expected[:, 8] = expected[3, :] = True
     np.testing.assert_array_equal(found.reshape(9, 9), expected)
+
+
+def _bar(gray: np.ndarray, tip: np.ndarray, way: np.ndarray, width: float, level: int) -> None:
+    """Draw a rounded bar (a fingertip) into ``gray``: from ``tip`` out along ``way``
+    past the image's edge, ``width`` px across, flat at ``level``."""
+    far = tip + way * 4 * max(gray.shape)
+    cv2.line(gray, tuple(int(v) for v in tip), tuple(int(v) for v in far), level, int(width))
+    cv2.circle(gray, tuple(int(v) for v in tip), int(width / 2), level, -1)
+
+
+def test_a_finger_over_the_grid_covers_the_cells_under_it_and_nothing_else_does() -> None:
+    gray, geometry = _located(0.0)
+    lat = geometry.lattice
+    cell = float(np.median(np.diff(lat[:, :, 0], axis=1)))
+    assert not covered_cells(extract_cells(gray, geometry)).any()
+    # A fingertip from below reaching up into the middle of r9c5 (half a cell wider
+    # than a cell): r9c5 is under it, r8c5 and the cells beside it are not.
+    fingered = gray.copy()
+    _bar(fingered, (lat[9, 4] + lat[8, 5]) / 2, np.array([0.0, 1.0]), 1.5 * cell, 150)
+    found = covered_cells(extract_cells(fingered, geometry)).reshape(9, 9)
+    assert found[8, 4] and found.sum() <= 3 and not found[:8].any(), np.argwhere(found)
+    # The same patch not reaching the grid's edge (a dark sticker in the middle) and a
+    # shaded box whose lines show through are no finger.
+    inside = gray.copy()
+    cv2.circle(inside, tuple(int(v) for v in (lat[4, 4] + lat[5, 5]) / 2), int(0.8 * cell), 150, -1)
+    assert not covered_cells(extract_cells(inside, geometry)).any()
+    shaded = gray.copy()
+    x0, y0 = (int(v) for v in lat[6, 3])
+    x1, y1 = (int(v) for v in lat[9, 6])
+    shaded[y0:y1, x0:x1] = (shaded[y0:y1, x0:x1] * 0.7).astype(np.uint8)
+    assert not covered_cells(extract_cells(shaded, geometry)).any()
+    # The hint says what to do about it.
+    hint = diagnose(geometry, extract_cells(fingered, geometry), [76])
+    assert hint.startswith(COVERED_CAUSE) and "nothing over the grid" in hint
 
 
 def test_a_small_grid_is_named() -> None:

@@ -22,6 +22,7 @@ from scanner.api import (
     read_photo,
 )
 from scanner.kinds import _NEUTRAL, CellKind, _ink_colours, _one_neutral_ink, glyph_groups
+from scanner.quality import COVERED_CAUSE
 from scanner.reading import Reading, ReadStatus, revise
 from solver.generate import generate
 from solver.grid import PEERS, cell_name
@@ -886,3 +887,20 @@ def test_the_ink_running_off_a_cell_s_middle_gives_its_digit_no_colour() -> None
     cell[30:34, 34:50] = red
     mask = _ink_masks(cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY)[None])[0]
     assert mask[:, 50:58].any() and mask[20:44, 26:34].all()
+
+
+@pytest.mark.parametrize(("seed", "hidden"), [(39, 74), (57, 18)])
+def test_a_given_under_a_finger_is_not_read_as_an_empty_cell(seed: int, hidden: int) -> None:
+    # A fingertip over the grid's edge hides a printed 4: read as an empty cell, the
+    # puzzle keeps the page's one solution and no rule of the digits would object.
+    if not FAMILIES["Lato"].available:
+        pytest.skip("font Lato is not installed")
+    page = render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES["finger"], seed=seed, font=FAMILIES["Lato"]
+    )
+    assert page.givens[hidden]
+    result = read_photo(page.image)
+    assert result.status == ReadStatus.UNREADABLE
+    assert result.problem.startswith(COVERED_CAUSE)
+    assert hidden in result.doubtful_cells
+    assert result.hint == "take the photo again with nothing over the grid"
