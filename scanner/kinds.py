@@ -117,6 +117,12 @@ _GIVENS_SIDE = 0.5
 _NEUTRAL = 12.0
 # Lightness tells the givens from the entries only where each holds this many inks.
 _MIN_BY_LIGHTNESS = 3
+# A given whose lightness lies this near the entries' (a share of the way from theirs
+# to the givens') is in doubt whatever its colour: moire can shift a thin entry's
+# colour sideways, off the way between the inks, toward neither (screen-photo-dark 4139:
+# a blue entry 1 came out green-grey, a*b* (-11, 5), at the entries' L*). Of 7,629
+# givens of app and screen pages read right, none lay under 0.27.
+_ENTRIES_LIGHT = 0.2
 # Two printed copies of one digit are one glyph: their centred ink maps correlate at
 # 0.96 or more in 95% of pairs on the training half of Wicht's mixed photos, while a
 # handwritten digit reaches it against a printed one of its value in 3 of ~5000.
@@ -673,12 +679,15 @@ def cell_kinds(
     # given, but leaves it white. (An entry's lightness varies as much, but its colour
     # is the entries'.) And the mirror: a given more than a quarter of the way to the
     # entries in either view that is as light as the entries is no surer print than
-    # theirs (a thin entry 1 whose colour the screen washed out to the print's).
+    # theirs (a thin entry 1 whose colour the screen washed out to the print's), nor is
+    # one whatever its colour that lies at the entries' lightness (``_ENTRIES_LIGHT``).
     entry = np.array([kinds[i] == CellKind.ENTRY for i in printed])
     light = _lightness_way(lightness, ~entry & sure_ink, entry & sure_ink)
     with np.errstate(invalid="ignore"):
         givens_light = entry & (nearer < _ENTRY_SIDE) & (light > 0.5)
-        entries_light = ~entry & (farther > 1.0 - _ENTRY_SIDE) & (light < 0.5)
+        entries_light = ~entry & (
+            ((farther > 1.0 - _ENTRY_SIDE) & (light < 0.5)) | (light < _ENTRIES_LIGHT)
+        )
     for k in np.flatnonzero(givens_light):
         kinds[printed[k]] = CellKind.GIVEN
     in_doubt = [

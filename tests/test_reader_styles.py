@@ -405,6 +405,14 @@ def test_ink_colours_are_measured_on_the_photo_as_taken() -> None:
     _read_right_or_refused(_stress_page("screen-photo", 3452, "Inconsolata"))
 
 
+def test_an_entry_whose_colour_moire_shifted_sideways_is_no_given() -> None:
+    # Page 4139 of bench_stress's screen-photo-dark: the player's blue entry 1 in r6c6
+    # came out green-grey (a*b* -11, 5), nearer the white givens' colour than the
+    # entries' and on no way between them, and was read as a given: another puzzle
+    # with the page's solution. Its lightness is the entries' (``kinds._ENTRIES_LIGHT``).
+    _read_right_or_refused(_stress_page("screen-photo-dark", 4139, "Comfortaa"))
+
+
 def test_a_bold_print_blur_broke_into_touching_pieces_is_read() -> None:
     # Page 1301 of bench_stress's motion-blur: the blur breaks the bold printed 3 in r5c3
     # and 8 in r6c2 where their strokes thin, into pieces that touch; the pencil test
