@@ -21,8 +21,8 @@ picked per page from ``--fonts``) and reads each with ``scanner.read_photo``. Ou
 
 Styles marked ``beyond_reading`` (a burnt-out reflection; shake, glare, a steep tilt and
 heavy JPEG at once; a finger or a pen over the grid's edge) wipe out or hide digits a
-person could not read either: there a refusal is the right answer. The summary gives the right share over the other ("legible") styles
-and the refusals over these.
+person could not read either: there a refusal is the right answer. The summary gives
+the right share over the other ("legible") styles and the refusals over these.
 
 Prints a markdown table by style, one by font family, and every confident-wrong page with
 the command that reproduces it; ``--seed S --save DIR`` writes that page's PNG and truth.
