@@ -183,8 +183,8 @@ def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     same lines show where no patch lies. A tinted box, a shadow or a curl's shade keeps
     its lines; the shade of crinkled newsprint lies inside the grid in patches. (No
     patch was taken for a finger on 1,500 rendered pages of every stress style nor on
-    Wicht's 324 photos; of 160 rendered pages with a fingertip or a pen over the grid's
-    edge, 146 were found, among them all 16 read as another puzzle without this test.)
+    Wicht's 324 photos; of 160 rendered pages with a fingertip over the grid's edge,
+    146 were found, among them all 16 read as another puzzle without this test.)
 
     Parameters
     ----------
