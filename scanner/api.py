@@ -855,7 +855,8 @@ def _scan_grid(
     # What glare wiped out was not read: whatever the network says there is a guess, and
     # a printed digit lost in it leaves the same solution, so no rule would expose it.
     taken_cells = None if taken is None else extract_cells(taken, geometry)
-    washed = washed_out(cells if taken_cells is None else taken_cells)
+    as_photographed = cells if taken_cells is None else taken_cells
+    washed = washed_out(as_photographed)
     glare = washed[perm]
     probs[glare] = 0.5 * probs[glare] + 0.05
     # Copies of one printed glyph are one digit, however the network doubts each. Not
@@ -912,7 +913,7 @@ def _scan_grid(
     # A finger or a pen over the grid hides what lies under it: whatever is read there
     # (often "empty", or a half-hidden digit as another) may be another puzzle with the
     # page's solution, which no rule would expose.
-    covered = covered_cells(cells if taken_cells is None else taken_cells)
+    covered = covered_cells(as_photographed)
     hidden = [int(c) for c in np.flatnonzero(covered[perm])]
     if hidden:
         many = "s" if len(hidden) > 1 else ""
@@ -921,7 +922,7 @@ def _scan_grid(
     # missed: the cells beside it are cut off their digits' places. Seen in the photo
     # as taken (a deconvolution's ringing echoes the lines inside the cells).
     if reading.status != ReadStatus.UNREADABLE:
-        if taken is None or taken_cells is None:
+        if taken is None or taken_cells is None:  # (both or neither)
             as_taken = read_cells
         else:
             as_taken = extract_cells(descreen(taken, blur), geometry) if blur else taken_cells

@@ -27,6 +27,7 @@ grid covered
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -192,8 +193,6 @@ def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
         The grid's cells as cut (row by row), dark ink on light paper; their borders
         show half of the grid lines around them.
     """
-    import cv2
-
     n = len(cells)
     out = np.zeros(n, dtype=bool)
     if n != 81:
