@@ -67,6 +67,7 @@ from .reading import (
     CONFIDENT,
     RIVAL_ODDS,
     Correction,
+    Problem,
     Reading,
     ReadStatus,
     orientation_score,
@@ -253,6 +254,8 @@ class ScanResult:
         Cells whose reading is in doubt (with UNREADABLE, those that decide it).
     problem : str
         Why the first reading was not taken as is ("" when it was).
+    problems : list of Problem
+        The same for programs, one per part of ``problem`` (see :class:`Problem`).
     hint : str
         With UNREADABLE: what the person can do about it (glare, blur, grid cut off).
     kinds : list of CellKind, length 81
@@ -284,6 +287,7 @@ class ScanResult:
     status: ReadStatus = ReadStatus.OK
     doubtful_cells: list[int] = field(default_factory=list)
     problem: str = ""
+    problems: list[Problem] = field(default_factory=list)
     hint: str = ""
     kinds: list[CellKind] = field(default_factory=lambda: [CellKind.EMPTY] * 81)
     entries: list[int] = field(default_factory=lambda: [0] * 81)
@@ -309,6 +313,7 @@ class ScanResult:
             "status": str(self.status),
             "doubtful": [cell_name(c) for c in self.doubtful_cells],
             "problem": self.problem,
+            "problems": [str(p) for p in self.problems],
             "hint": self.hint,
             "seconds": round(self.seconds, 4),
         }
@@ -561,7 +566,7 @@ def _scan_grid_or_unblurred(
     nor read again (no time spent).
     """
     first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
-    if first.problem == _LINE_THROUGH_CELLS:
+    if first.problems == [Problem.LINE_THROUGH_CELLS]:
         # The lattice took something beside the grid for a line (a phone's dark edge
         # beside an app's thin frame, where the tilt widened the cells across the grid
         # and an evenly spaced comb of lines fitted the edge better): the grid is looked
@@ -576,7 +581,7 @@ def _scan_grid_or_unblurred(
             again = _scan_grid(loaded, ink, bent, engine, label, start, descreened=seen.descreened)
             if again.status != ReadStatus.UNREADABLE:
                 return again
-    if first.status != ReadStatus.UNREADABLE or first.problem.startswith(COVERED_CAUSE):
+    if first.status != ReadStatus.UNREADABLE or Problem.COVERED in first.problems:
         # (What a finger hides no sharper copy shows: its test reads the photo as taken.)
         return first
     sharp = unblurred(loaded.image, ink, geometry)
@@ -891,7 +896,12 @@ def _scan_grid(
             "the printed digits as read give a puzzle with several solutions; "
             "some digits taken for handwriting may be print"
         )
-        _refuse(reading, problem, [int(c) for c in np.flatnonzero(written_as_print_is)])
+        _refuse(
+            reading,
+            Problem.PRINT_AS_HANDWRITING,
+            problem,
+            [int(c) for c in np.flatnonzero(written_as_print_is)],
+        )
     # Glare wipes ink out; it draws none. A digit the network saw in it (its likeliest)
     # that the puzzle's rules keep is read; a glare cell read empty is lost.
     seen = probs[:, 1:].argmax(axis=1) + 1
@@ -899,7 +909,10 @@ def _scan_grid(
     glare_refused = bool(lost) and reading.status != ReadStatus.UNREADABLE
     if glare_refused:
         reading.status = ReadStatus.UNREADABLE
-        reading.problem = f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
+        reading.clear_problem()
+        reading.add_problem(
+            Problem.GLARE, f"glare hides {len(lost)} cell{'s' if len(lost) > 1 else ''}"
+        )
         reading.doubtful_cells = list(dict.fromkeys(lost + reading.doubtful_cells))
     # A cell the photo does not hold whole was not read: its digit, or its being
     # empty, is the photo's edge repeated. No reading of a page cut off stands, and
@@ -908,7 +921,10 @@ def _scan_grid(
     if cut_off:
         many = "s" if len(cut_off) > 1 else ""
         _refuse(
-            reading, f"the grid is cut off: {len(cut_off)} cell{many} not in the photo", cut_off
+            reading,
+            Problem.CUT_OFF,
+            f"the grid is cut off: {len(cut_off)} cell{many} not in the photo",
+            cut_off,
         )
     # A finger or a pen over the grid hides what lies under it: whatever is read there
     # (often "empty", or a half-hidden digit as another) may be another puzzle with the
@@ -917,7 +933,9 @@ def _scan_grid(
     hidden = [int(c) for c in np.flatnonzero(covered[perm])]
     if hidden:
         many = "s" if len(hidden) > 1 else ""
-        _refuse(reading, f"{COVERED_CAUSE}: {len(hidden)} cell{many} hidden", hidden)
+        _refuse(
+            reading, Problem.COVERED, f"{COVERED_CAUSE}: {len(hidden)} cell{many} hidden", hidden
+        )
     # A grid line through the middle of a row or column of cells is one the lattice
     # missed: the cells beside it are cut off their digits' places. Seen in the photo
     # as taken (a deconvolution's ringing echoes the lines inside the cells).
@@ -928,7 +946,7 @@ def _scan_grid(
             as_taken = extract_cells(descreen(taken, blur), geometry) if blur else taken_cells
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
         if astray:
-            _refuse(reading, _LINE_THROUGH_CELLS, astray)
+            _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
@@ -969,7 +987,7 @@ def _scan_grid(
     if emptied:
         reading.corrections = [k for k in reading.corrections if k.cell not in emptied]
         if not reading.corrections:
-            reading.problem = ""
+            reading.clear_problem()
     # On an app's page, ink of the entries' colour may be a screen's moire: its stripes'
     # colour fringes, broken into pieces a digit's size (``moire_stripes``). No entry,
     # and (its share "empty" as an entry's) no given.
@@ -989,7 +1007,9 @@ def _scan_grid(
         _doubt_clashing_givens(reading, entries, inked)
     if undecided:
         reading.status = ReadStatus.UNREADABLE
-        reading.problem = "digits in two colours, and neither looks like the printed givens"
+        reading.clear_problem()
+        two = "digits in two colours, and neither looks like the printed givens"
+        reading.add_problem(Problem.TWO_COLOURS, two)
         reading.doubtful_cells = [int(turned[c]) for c in undecided]
     unclear: list[int] = []
     if reading.status == ReadStatus.OK and reading.solution is not None and handwritten_page:
@@ -1017,6 +1037,7 @@ def _scan_grid(
         status=reading.status,
         doubtful_cells=list(reading.doubtful_cells),
         problem=reading.problem,
+        problems=list(reading.problems),
         hint=hint,
         kinds=kinds,
         entries=entries,
@@ -1310,7 +1331,7 @@ def _doubt_faint_prints(
             f"{_cells_hold(faint)} faint ink read as the digit the puzzle needs there: "
             "a faint print, or a crease's shadow"
         )
-        _refuse(reading, problem, faint)
+        _refuse(reading, Problem.FAINT_INK, problem, faint)
 
 
 def _keep_inked_givens(
@@ -1372,7 +1393,7 @@ def _keep_inked_givens(
             f"{_cells_hold(unnamed, 'more likely ')} a digit than not, "
             "but not one read surely enough to take as printed"
         )
-        _refuse(reading, problem, unnamed)
+        _refuse(reading, Problem.UNNAMED_DIGIT, problem, unnamed)
 
 
 def _doubt_clashing_givens(
@@ -1395,6 +1416,7 @@ def _doubt_clashing_givens(
     if doubted:
         _refuse(
             reading,
+            Problem.CLASHING_ENTRIES,
             f"the handwritten digits clash with the printed {cells_text(doubted)}, read in doubt",
             doubted,
         )
@@ -1430,16 +1452,16 @@ def _unclear_entries(
     ]
     if len(unsure) > MAX_UNCLEAR:
         problem = f"the handwritten {cells_text(unsure)} could not be read with confidence"
-        _refuse(reading, problem, unsure)
+        _refuse(reading, Problem.UNCLEAR_ENTRIES, problem, unsure)
         return []
     return unsure
 
 
-def _refuse(reading: Reading, problem: str, cells: list[int]) -> None:
-    """Make a solved reading unreadable for ``problem``, ``cells`` first among the
-    doubtful: ``problem`` alone says why (what revision fixed no longer does)."""
-    reading.problem = ""
-    refused(reading, problem, cells)
+def _refuse(reading: Reading, kind: Problem, problem: str, cells: list[int]) -> None:
+    """Make a solved reading unreadable for ``problem`` (of ``kind``), ``cells`` first
+    among the doubtful: ``problem`` alone says why (what revision fixed no longer does)."""
+    reading.clear_problem()
+    refused(reading, kind, problem, cells)
 
 
 def _settle_entries(

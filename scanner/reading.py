@@ -38,6 +38,35 @@ class ReadStatus(StrEnum):
     UNREADABLE = Status.UNREADABLE.value  # the reader cannot tell which puzzle is on the page
 
 
+class Problem(StrEnum):
+    """What is wrong with a grid's first reading: one per part of ``Reading.problem``.
+
+    The text tells a person, with the cells and digits; these tell a program (the
+    JSON's ``"problems"``, and the reader's own second looks) without parsing it.
+    """
+
+    # The puzzle as read (revision's):
+    CLASH = "clash"  # a digit twice in a house
+    NO_SOLUTION = "no-solution"
+    SEVERAL_SOLUTIONS = "several-solutions"
+    RIVAL_FIXES = "rival-fixes"  # several different corrections fit about equally well
+    TOO_MANY_READINGS = "too-many-readings"  # the search ran out before checking them all
+    RIVAL_READING = "rival-reading"  # another reading of the doubtful cells, another puzzle
+    SWAPPABLE_DIGITS = "swappable-digits"  # two digits the rules cannot tell apart
+    UNTOLD_DIGIT = "untold-digit"  # more likely a digit than empty, but not which
+    # The page (the scanner's checks after revision):
+    PRINT_AS_HANDWRITING = "print-as-handwriting"  # several solutions beside written digits
+    GLARE = "glare"  # glare hides a cell's digit
+    CUT_OFF = "cut-off"  # cells outside the photo
+    COVERED = "covered"  # a finger or a pen over the grid
+    LINE_THROUGH_CELLS = "line-through-cells"  # the lattice missed a grid line
+    TWO_COLOURS = "two-colours"  # digits in two inks, neither the print's
+    FAINT_INK = "faint-ink"  # faint ink read as the digit the puzzle needs
+    UNNAMED_DIGIT = "unnamed-digit"  # ink likelier a digit than not, none surely read
+    CLASHING_ENTRIES = "clashing-entries"  # entries clash with a given read in doubt
+    UNCLEAR_ENTRIES = "unclear-entries"  # too many handwritten digits not read surely
+
+
 # A cell read with at least this probability is *confident*: revision never changes it.
 # Below it a cell is doubtful. On the 160 reference photos (CNN engine, trained on
 # rendered fonts only) every misread cell is under 0.53, and 1.5% of right cells are
@@ -149,6 +178,8 @@ class Reading:
         The puzzle's solution when the status is OK and it has exactly one.
     problem : str
         Why the most probable reading was not accepted as is ("" when it was).
+    problems : list of Problem
+        The same, one per part of ``problem``, in its order.
     """
 
     givens: list[int]
@@ -159,6 +190,16 @@ class Reading:
     doubtful_cells: list[int] = field(default_factory=list)
     solution: list[int] | None = None
     problem: str = ""
+    problems: list[Problem] = field(default_factory=list)
+
+    def add_problem(self, kind: Problem, text: str) -> None:
+        """Another part of the problem: ``text`` (for people) of ``kind``."""
+        self.problem = f"{self.problem}; {text}" if self.problem else text
+        self.problems.append(kind)
+
+    def clear_problem(self) -> None:
+        """No problem any more (what revision fixed was undone, or a refusal supersedes it)."""
+        self.problem, self.problems = "", []
 
     def describe(self) -> list[str]:
         """Human lines about the reading: the problem found, then each correction."""
@@ -208,20 +249,21 @@ def _pooled(p: npt.NDArray[np.float64], twins: Sequence[Sequence[int]]) -> npt.N
     return out
 
 
-def _problem(values: list[int]) -> tuple[str, list[list[int]]]:
-    """What is wrong with a reading as a puzzle ("" when it has exactly one solution),
+def _problem(values: list[int]) -> tuple[tuple[Problem, str] | None, list[list[int]]]:
+    """What is wrong with a reading as a puzzle (None when it has exactly one solution),
     and its solutions (at most two; none when its digits clash)."""
     dups = find_duplicates(values)
     if dups:
         a, b, _ = dups[0]
         clash = f"the digits as read clash: {values[a]} twice, in {cell_name(a)} and {cell_name(b)}"
-        return clash, []
+        return (Problem.CLASH, clash), []
     sols = solutions(values, limit=2)
     if not sols:
-        return "the digits as read give a puzzle with no solution", sols
+        return (Problem.NO_SOLUTION, "the digits as read give a puzzle with no solution"), sols
     if len(sols) > 1:
-        return "the digits as read give a puzzle with several solutions", sols
-    return "", sols
+        several = "the digits as read give a puzzle with several solutions"
+        return (Problem.SEVERAL_SOLUTIONS, several), sols
+    return None, sols
 
 
 def _consistent(values: list[int]) -> list[int] | None:
@@ -364,13 +406,13 @@ def revise(
     search = (max_changes, max_checks, time_limit)
 
     problem, sols = _problem(read)
-    if not problem:
+    if problem is None:
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
         return _no_digit_left_out(
             _unless_rivalled(reading, cands, search, inked, group_of), p, inked, kind_in_doubt
         )
-    reading.problem = problem
+    reading.add_problem(*problem)
 
     # The cheapest fix wins only if no fix giving another puzzle comes close: with
     # uninformative alternatives (Tesseract's) many fixes fit, and picking one would
@@ -435,9 +477,10 @@ def revise(
         tried = (found, rival) if found is not None else tuple(passed[:1])
         fixed = [c for f in tried if f is not None for _, c, _ in f[1]]
         if rival is not None:
-            reading.problem += "; several different corrections fit about equally well"
+            several = "several different corrections fit about equally well"
+            reading.add_problem(Problem.RIVAL_FIXES, several)
         if unchecked:
-            reading.problem += f"; {_TOO_MANY}"
+            reading.add_problem(Problem.TOO_MANY_READINGS, _TOO_MANY)
         reading.doubtful_cells = list(dict.fromkeys(fixed + clash + doubtful))
         return reading
     _, changes, solution = found
@@ -516,7 +559,7 @@ def _unless_rivalled(
         # The search ran out of checks or time before every reading within the odds
         # was looked at: one of the rest may be a rival, so the reading is not checked.
         cells = list(dict.fromkeys(c for k in cands for c in k[1]))
-        return refused(reading, _TOO_MANY, cells)
+        return refused(reading, Problem.TOO_MANY_READINGS, _TOO_MANY, cells)
     if rival is None:
         rival = _weak_digit_left_out(reading, inked, set(group_of or {}))
     if rival is None:
@@ -524,18 +567,18 @@ def _unless_rivalled(
         if relabel is None:
             return reading
         why = _relabel_text(values, relabel[1])
-        return refused(reading, why, [c for _, c, _ in relabel[1]])
+        return refused(reading, Problem.SWAPPABLE_DIGITS, why, [c for _, c, _ in relabel[1]])
     changes = _changes_text(values, rival[1])
     why = f"another reading of the doubtful cells gives a different puzzle ({changes})"
-    return refused(reading, why, [c for _, c, _ in rival[1]])
+    return refused(reading, Problem.RIVAL_READING, why, [c for _, c, _ in rival[1]])
 
 
-def refused(reading: Reading, why: str, cells: list[int]) -> Reading:
-    """``reading`` made UNREADABLE: ``why`` added to its problem, ``cells`` first among
-    its doubtful cells, no solution. The one way a reading is refused after revision
-    (here and by the scanner's checks of the person's entries)."""
+def refused(reading: Reading, kind: Problem, why: str, cells: list[int]) -> Reading:
+    """``reading`` made UNREADABLE: ``why`` (of ``kind``) added to its problem, ``cells``
+    first among its doubtful cells, no solution. The one way a reading is refused after
+    revision (here and by the scanner's checks of the page and the person's entries)."""
     reading.status = ReadStatus.UNREADABLE
-    reading.problem = f"{reading.problem}; {why}" if reading.problem else why
+    reading.add_problem(kind, why)
     reading.doubtful_cells = list(dict.fromkeys(cells + reading.doubtful_cells))
     reading.solution = None
     return reading
@@ -628,7 +671,7 @@ def _no_digit_left_out(
             f"{cell_name(c)} (empty p={p[c, 0]:.2f}, likeliest digit {d})" for c, d in guessed
         )
         why = f"more likely a digit than empty, but not one that can be told: {named}"
-        return refused(reading, why, [c for c, _ in guessed])
+        return refused(reading, Problem.UNTOLD_DIGIT, why, [c for c, _ in guessed])
     return filled(reading, fills)
 
 

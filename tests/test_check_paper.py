@@ -349,6 +349,7 @@ def test_print_taken_for_handwriting_is_no_puzzle_with_several_solutions(
     obj = json.loads(text)
     assert code == ExitCode.UNREADABLE and obj["status"] == "unreadable"
     assert "some digits taken for handwriting may be print" in obj["problem"]
+    assert obj["problems"] == ["print-as-handwriting"]
     assert set(obj["doubtful"]) == {cell_name(c) for c in taken}
     code, _ = run("solve", str(plain), "--json")
     assert code == ExitCode.UNREADABLE

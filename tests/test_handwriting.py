@@ -45,7 +45,7 @@ from scanner.kinds import (
     taller_than_print,
     twin_families,
 )
-from scanner.reading import ReadStatus, revise
+from scanner.reading import Problem, ReadStatus, revise
 from tests.synth import (
     HERSHEY_SCRIPT,
     PEN_INKS,
@@ -646,6 +646,7 @@ def test_an_entry_read_in_doubt_against_the_solution_is_no_mistake_but_unclear()
     assert reading.status == ReadStatus.UNREADABLE and reading.solution is None
     assert set(reading.doubtful_cells[: len(unsure_wrong)]) == set(unsure_wrong)
     assert "could not be read with confidence" in reading.problem
+    assert reading.problems == [Problem.UNCLEAR_ENTRIES]
 
 
 def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() -> None:

@@ -9,6 +9,8 @@ puzzle pick a digit for junk ink are checked on plain probabilities.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -23,7 +25,7 @@ from scanner.api import (
 )
 from scanner.kinds import _NEUTRAL, CellKind, _ink_colours, _one_neutral_ink, glyph_groups
 from scanner.quality import COVERED_CAUSE
-from scanner.reading import Reading, ReadStatus, revise
+from scanner.reading import Problem, Reading, ReadStatus, revise
 from solver.generate import generate
 from solver.grid import PEERS, cell_name
 from solver.search import solutions
@@ -200,6 +202,7 @@ def test_a_doubtful_digit_behind_many_doubtful_empty_cells_is_still_checked() ->
     reading = revise(p)
     assert reading.status == ReadStatus.UNREADABLE
     assert "instead of" in reading.problem
+    assert reading.problems[-1] == Problem.RIVAL_READING
     assert reading.doubtful_cells[0] == entry
 
 
@@ -219,6 +222,7 @@ def test_faint_ink_read_as_the_digit_the_puzzle_needs_is_doubted_not_taken() -> 
     assert reading.status == ReadStatus.UNREADABLE
     assert reading.doubtful_cells[0] == cell and reading.solution is None
     assert "faint ink" in reading.problem and reading.givens == puzzle
+    assert reading.problems == [Problem.FAINT_INK]
     p[cell, solution[cell]], p[cell, solution[cell] % 9 + 1] = 0.003, 0.47
     reading = revise(_probs(puzzle))
     _doubt_faint_prints(reading, p, faint)
@@ -256,6 +260,7 @@ def test_a_reading_whose_rivals_were_not_all_looked_at_is_refused() -> None:
     cut_short = revise(p, max_checks=0)
     assert cut_short.status == ReadStatus.UNREADABLE
     assert "too many readings" in cut_short.problem
+    assert cut_short.problems[-1] == Problem.TOO_MANY_READINGS
     assert cut_short.doubtful_cells[0] == cell
     # With nothing in doubt there is nothing to look at: read.
     assert revise(_probs(puzzle), max_checks=0).status == ReadStatus.OK
@@ -531,7 +536,7 @@ def test_a_cell_read_empty_in_glare_is_lost() -> None:
     photo, _, cell = _in_glare(3, on_given=False)
     result = read_photo(photo)
     assert result.status == ReadStatus.UNREADABLE
-    assert "glare hides 1 cell" in result.problem
+    assert "glare hides 1 cell" in result.problem and result.problems == [Problem.GLARE]
     assert result.doubtful_cells[0] == cell
     assert "glare" in result.hint
 
@@ -610,6 +615,7 @@ def test_a_glyph_read_in_doubt_as_a_digit_the_puzzle_lacks_is_refused() -> None:
     reading = revise(p, twins=[cells])
     assert reading.status == ReadStatus.UNREADABLE
     assert f"every {digit} as read may be" in reading.problem
+    assert reading.problems[-1] == Problem.SWAPPABLE_DIGITS
     assert set(cells) <= set(reading.doubtful_cells)
     # Read ahead of the missing digit with a confident cell's odds, the glyph is the digit.
     p[cells, digit], p[cells, missing] = 0.64, 0.06
@@ -790,7 +796,7 @@ def test_a_grid_cut_off_by_the_photos_edge_is_refused() -> None:
     _, image = _cropped_page(0.5)
     result = read_photo(image)
     assert result.status == ReadStatus.UNREADABLE
-    assert "cut off" in result.problem
+    assert "cut off" in result.problem and Problem.CUT_OFF in result.problems
     assert set(range(9)) <= set(result.doubtful_cells)
     # The hint gives the advice; the problem has said the cause (once is enough).
     assert result.hint == "take the photo again with the whole grid in view"
@@ -901,7 +907,7 @@ def test_a_given_under_a_finger_is_not_read_as_an_empty_cell(seed: int, hidden: 
     assert page.givens[hidden]
     result = read_photo(page.image)
     assert result.status == ReadStatus.UNREADABLE
-    assert result.problem.startswith(COVERED_CAUSE)
+    assert result.problem.startswith(COVERED_CAUSE) and result.problems == [Problem.COVERED]
     assert hidden in result.doubtful_cells
     assert result.hint == "take the photo again with nothing over the grid"
 
@@ -934,3 +940,10 @@ def test_a_fix_writes_into_a_cell_read_empty_only_its_likeliest_digit() -> None:
     reading = revise(p)
     assert reading.status == ReadStatus.OK
     assert reading.givens == puzzle
+
+
+def test_every_problem_kind_is_named_in_the_readme() -> None:
+    # The JSON's "problems" are an interface: each kind a program may meet is documented.
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    missing = [str(kind) for kind in Problem if f"`{kind}`" not in readme]
+    assert missing == []

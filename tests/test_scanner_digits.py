@@ -36,6 +36,7 @@ from scanner.reading import (
     CONFIDENT,
     RIVAL_ODDS,
     Correction,
+    Problem,
     ReadStatus,
     orientation_score,
     reads_upright,
@@ -281,7 +282,7 @@ def test_revise_fixes_a_misread_that_makes_a_duplicate() -> None:
     assert reading.corrections == [Correction(cell, 2, 3, pytest.approx(0.55), pytest.approx(0.44))]
     line = reading.corrections[0].describe()
     assert line == "r1c3: read 2 (p=0.55), corrected to 3 so the puzzle has one solution"
-    assert "clash" in reading.problem
+    assert "clash" in reading.problem and reading.problems == [Problem.CLASH]
     assert cell in reading.doubtful_cells
     assert line in reading.describe()
 
@@ -322,6 +323,7 @@ def test_revise_refuses_to_guess_between_equal_fixes() -> None:
     assert reading.corrections == []
     assert cell in reading.doubtful_cells
     assert "several different corrections" in reading.problem
+    assert reading.problems[-1] == Problem.RIVAL_FIXES
 
 
 def test_revise_gives_up_on_a_mess() -> None:
@@ -361,6 +363,7 @@ def test_revise_never_changes_a_confident_cell() -> None:
     assert reading.corrections == []
     assert reading.solution is None
     assert "several solutions" in reading.problem
+    assert reading.problems[0] == Problem.SEVERAL_SOLUTIONS
     # The same cell read with doubt is corrected.
     probs[cell, 0], probs[cell, PUZZLE[cell]] = 0.6, 0.4
     doubted = revise(probs)
@@ -391,6 +394,7 @@ def test_revise_refuses_a_proper_reading_with_a_plausible_rival() -> None:
     assert reading.status == ReadStatus.UNREADABLE
     assert reading.doubtful_cells[0] == cell
     assert "different puzzle" in reading.problem
+    assert reading.problems[-1] == Problem.RIVAL_READING
     # At odds beyond RIVAL_ODDS the rival is not plausible: the reading stands.
     probs[cell, sols[0][cell]], probs[cell, sols[1][cell]] = 0.85, 0.15
     assert math.log(0.85 / 0.15) > RIVAL_ODDS
