@@ -2,7 +2,8 @@
 
 Usage::
 
-    python benchmarks/bench_mixed.py [--pages 40] [--all-photos] [--json FILE] [--verbose]
+    python benchmarks/bench_mixed.py [--pages 40] [--candidate-pages 40] [--all-photos]
+        [--json FILE] [--verbose]
 
 Photos (``../shared/data/photos/wicht-mixed-train``: Wicht's photos with a handwritten
 digit in every empty cell) are measured on the half the digit network never trained on:
@@ -23,6 +24,10 @@ Rendered pages (``tests.synth.render_stress_page``) have entries written in the 
 handwriting (``scanner.digits.synth.HELD_OUT_HAND_FONT_DIRS``: fonts-sjfonts,
 fonts-kiloji, fonts-seto, fonts-yusei-magic; ``make bench-mixed`` installs them) in
 black, blue and red pen and in pencil, two of them wrong; each ink meets each family.
+Pages from seed 1000 on (``--candidate-pages``) also hold the person's candidates, in
+their own hand and ink, two to three small digits (a fifth to a quarter of a cell) in
+the places of a 3 x 3 layout, in a fifth to three fifths of the cells left empty
+(``tests.synth.write_candidates``): they must be read as pencil marks, never as digits.
 
 "Misread digits" counts readings with status "read" where some digit, printed or
 written, was read as another digit, or a written one was missed (what the person would
@@ -63,6 +68,8 @@ from solver.grid import cell_name  # noqa: E402
 from solver.search import solutions  # noqa: E402
 
 PUZZLE_SEED = 7000  # rendered page s shows solver.generate.generate(PUZZLE_SEED + s)
+CANDIDATE_SEED = 1000  # the first page seed with candidates
+CANDIDATES = "pen + candidates"  # their group (every ink)
 
 
 @dataclass
@@ -256,14 +263,21 @@ def hand_faces() -> list[list[Path]]:
     return list(families.values())
 
 
-def pen_page(s: int, family_faces: list[list[Path]]) -> PenPage:
-    """Rendered page ``s``: entries in the held-out hand, in one ink, two of them wrong.
+def pen_page(s: int, family_faces: list[list[Path]], *, candidates: bool = False) -> PenPage:
+    """Rendered page ``s``: entries in the held-out hand, in one ink, two of them wrong,
+    and with ``candidates`` the person's candidates in some of the cells left empty.
 
     Every ink meets every held-out family in turn: page s is written in family
     (s // inks) mod families and, on that family's later turns, in its next face.
     """
     from solver.generate import generate
-    from tests.synth import PEN_INKS, STRESS_STYLES, HandPen, render_stress_page
+    from tests.synth import (
+        PEN_INKS,
+        STRESS_STYLES,
+        HandPen,
+        render_stress_page,
+        write_candidates,
+    )
 
     styles = ["classic", "thin-grey", "tinted-grey", "low-res", "perspective", "curled"]
     inks = list(PEN_INKS)
@@ -284,26 +298,33 @@ def pen_page(s: int, family_faces: list[list[Path]]) -> PenPage:
     faces = family_faces[turn % len(family_faces)]
     font = faces[(turn // len(family_faces)) % len(faces)]
     style = styles[s % len(styles)]
+    hand = HandPen(str(font), colour, strength)
     page = render_stress_page(
-        puzzle,
-        style=STRESS_STYLES[style],
-        seed=s,
-        entries=entries,
-        hand=HandPen(str(font), colour, strength),
+        puzzle, style=STRESS_STYLES[style], seed=s, entries=entries, hand=hand
     )
+    image = page.image
+    if candidates:
+        marks = np.random.default_rng([s, 1])
+        left = [i for i in empty if not entries[i]]
+        shuffled = [int(c) for c in marks.permutation(left)]
+        cells = shuffled[: int(len(left) * marks.uniform(0.2, 0.6))]
+        image = write_candidates(image, page.lattice, cells, marks, hand=hand)
     name = f"{style} seed {s} ({font.stem})"
-    return PenPage(puzzle, entries, wrong, page.image, name, ink)
+    return PenPage(puzzle, entries, wrong, image, name, CANDIDATES if candidates else ink)
 
 
-def page_outcomes(pages: int) -> list[Outcome]:
-    """Rendered pages with entries in the held-out hand, in each ink, two of them wrong."""
+def page_outcomes(pages: int, candidate_pages: int = 0) -> list[Outcome]:
+    """Rendered pages with entries in the held-out hand, in each ink, two of them wrong;
+    then pages (from seed ``CANDIDATE_SEED``) with the person's candidates too."""
     family_faces = hand_faces()
     if not family_faces:
         print("note: no held-out handwriting font (make stress-fonts installs them): no pages")
         return []
     outcomes = []
-    for s in range(pages):
-        page = pen_page(s, family_faces)
+    seeds = [(s, False) for s in range(pages)]
+    seeds += [(CANDIDATE_SEED + s, True) for s in range(candidate_pages)]
+    for s, candidates in seeds:
+        page = pen_page(s, family_faces, candidates=candidates)
         scan = read(page.image, page.name.replace(" seed", ""))
         outcomes.append(judge(scan, page.name, page.ink, page.puzzle, page.entries, page.wrong))
     return outcomes
@@ -332,6 +353,9 @@ def table(outcomes: list[Outcome]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=40, help="rendered pages")
+    parser.add_argument(
+        "--candidate-pages", type=int, default=40, help="rendered pages with candidates too"
+    )
     parser.add_argument("--all-photos", action="store_true", help="the trained half too")
     parser.add_argument("--json", type=Path, help="write every outcome here")
     parser.add_argument("--verbose", action="store_true", help="list what went wrong")
@@ -341,7 +365,7 @@ def main(argv: list[str] | None = None) -> None:
     outcomes = photo_outcomes(all_photos=args.all_photos)
     if not outcomes:
         print(f"note: no mixed photos at {devdata.MIXED_DIR}: photos skipped")
-    outcomes += page_outcomes(args.pages)
+    outcomes += page_outcomes(args.pages, args.candidate_pages)
     print(f"{len(outcomes)} reads in {time.time() - start:.0f} s\n")
     print(table(outcomes))
     if args.verbose:

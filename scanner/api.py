@@ -789,8 +789,14 @@ def _scan_grid(
     torn = np.zeros(81, dtype=bool)  # marks only for a flat stroke: maybe a broken digit
     heights = np.zeros(81)  # the tallest stroke's height against the print's
     if len(busy):
+        # On a page written on, the person's own digits measure their candidates.
+        written_cut = np.zeros(81, dtype=bool)
+        if handwritten_page:
+            written_cut[perm] = (hand > 0.5) | np.asarray([k == CellKind.ENTRY for k in kinds])
         pencil[busy], short[busy], torn[busy], heights[busy] = pencil_and_short(
-            maps[busy], reference=None if looks_printed is None else looks_printed[busy]
+            maps[busy],
+            reference=None if looks_printed is None else looks_printed[busy],
+            written=written_cut[busy] if handwritten_page else None,
         )
     # Ink the network surely reads as one digit is that digit, no pair of candidates: a
     # print that blur broke into its flat top and the rest, or one beside a bent grid
@@ -815,10 +821,9 @@ def _scan_grid(
     # Like a second colour, a lighter ink is decisive (print is never lighter than the
     # person's pencil), but its small marks stay marks.
     kinds = [CellKind.ENTRY if pencil_ink[i] and not marks[i] else k for i, k in enumerate(kinds)]
-    # Marks in the print's ink are pencil; on a page without handwriting (an app's), so
-    # are marks in the entries' colour: an app draws its candidates in neither ink.
-    marked_kinds = [CellKind.GIVEN] if handwritten_page else [CellKind.GIVEN, CellKind.ENTRY]
-    pencil = marks & np.isin(np.asarray(kinds), marked_kinds)
+    # Marks are pencil in the print's ink and in the entries' colour alike: an app draws
+    # its candidates in neither, a person in their pen's.
+    pencil = marks & np.isin(np.asarray(kinds), [CellKind.GIVEN, CellKind.ENTRY])
     kinds = [
         CellKind.PENCIL if pencil[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)
     ]

@@ -72,6 +72,13 @@ PENCIL_SHARE = 0.5
 # A printed digit sits in the middle of its cell (within the lattice's error); a pencil
 # mark sits in one of nine places of a 3 x 3 layout, a third of a cell from the middle.
 _OFF_CENTRE = 0.2
+# On a page written on, ink off the middle under this share of the person's typical
+# digit (the 75th percentile of the cells they wrote) is their candidate, however it
+# compares with the print: a hand's candidates stand 0.3-0.45 of its entries, while its
+# entries, small ones off the middle too, stand 0.7 and more (rendered hands with
+# candidates, seeds 100-139 and 200-239: 371 of 415 candidate cells, 1 of 5,314 entries;
+# Wicht's mixed photos: none of 8,248 entries).
+HAND_MARK_SHARE = 0.5
 # Several candidates apart are marks up to this share of the typical digit: a screen's
 # blur (or its descreening) fattens a mark of a quarter cell to 0.7 of an app's small
 # print. Apart means a gap of _MARK_GAP of the cell between two of them (a third of a
@@ -322,7 +329,10 @@ def _one_neutral_ink(colours: FloatArray, given: npt.NDArray[np.bool_], paper: F
 
 
 def pencil_like(
-    ink: npt.NDArray[np.float32], *, reference: npt.NDArray[np.bool_] | None = None
+    ink: npt.NDArray[np.float32],
+    *,
+    reference: npt.NDArray[np.bool_] | None = None,
+    written: npt.NDArray[np.bool_] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Which digit cells' ink maps (N, 64, 64) look like pencil marks rather than print.
 
@@ -335,15 +345,22 @@ def pencil_like(
     ``_SEVERAL_SHARE`` of the typical digit, two of them ``_MARK_GAP`` apart (an app's
     candidates through a screen's blur). Strokes of a size closer than
     ``_MARK_GAP``, directly or through another, are one mark, measured by their
-    union. On the 160 reference photos, as the reader cuts them, none of 4,628
-    printed digits looks so (with or without the second rule); callers treat it as
-    doubt, not as proof.
+    union. On a page written on, the ``written`` cells (N,), at least ``MIN_REFERENCE``
+    of them with ink, are measured against the person's hand instead of the print: one
+    is a mark when its tallest stroke is under ``HAND_MARK_SHARE`` of the hand's
+    typical digit (their 75th percentile) and lies off the middle by its own place, or
+    has company of its size. On the 160 reference photos, as
+    the reader cuts them, none of 4,628 printed digits looks so (with or without the
+    second rule); callers treat it as doubt, not as proof.
     """
-    return pencil_and_short(ink, reference=reference)[0]
+    return pencil_and_short(ink, reference=reference, written=written)[0]
 
 
 def pencil_and_short(
-    ink: npt.NDArray[np.float32], *, reference: npt.NDArray[np.bool_] | None = None
+    ink: npt.NDArray[np.float32],
+    *,
+    reference: npt.NDArray[np.bool_] | None = None,
+    written: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[
     npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.float64]
 ]:
@@ -373,8 +390,17 @@ def pencil_and_short(
     measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
     short = np.asarray((tallest > 0) & (tallest < _SEVERAL_SHARE * typical))
+    # Where the person wrote enough digits to tell their hand, their ink is measured
+    # against it (a hand writes small or large), the rest against the print.
+    by_hand = np.zeros(n, dtype=bool)
+    hand_small = np.zeros(n, dtype=bool)  # far shorter than the person's typical digit
+    hands = tallest[written & (tallest > 0)] if written is not None else tallest[:0]
+    if written is not None and len(hands) >= MIN_REFERENCE:
+        hand = float(np.percentile(hands, 75))
+        by_hand = written & (tallest > 0)
+        hand_small = by_hand & (tallest < HAND_MARK_SHARE * hand)
     for i, strokes in enumerate(found):
-        if not short[i]:
+        if not (hand_small[i] if by_hand[i] else short[i]):
             continue
         top = max(strokes)  # the tallest stroke (h, x, y, w)
         alike = [s for s in strokes if s[0] >= 0.5 * top[0]]
@@ -382,10 +408,12 @@ def pencil_and_short(
         # print into pieces that touch (a 3 into three, an 8 into its halves and the
         # waist), which no 3 x 3 layout of candidates does.
         pieces = _marks(alike, _MARK_GAP * size)
-        if tallest[i] < PENCIL_SHARE * typical:
-            h, x, y, w = max(m for m in pieces if _holds(m, top))  # the tallest's mark
-            cx, cy = (x + w / 2) / size, (y + h / 2) / size
-            off_centre = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE
+        # Where the tallest stroke lies: with its mark, or on its own in the person's ink
+        # (their candidates are written closer together than a printer's pieces).
+        h, x, y, w = top if by_hand[i] else max(m for m in pieces if _holds(m, top))
+        cx, cy = (x + w / 2) / size, (y + h / 2) / size
+        off_centre = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE
+        if by_hand[i] or tallest[i] < PENCIL_SHARE * typical:
             marks[i] = off_centre or len(pieces) >= 2
             upright = [s for s in alike if s[0] >= s[3]]
             torn[i] = marks[i] and not off_centre and len(upright) < 2

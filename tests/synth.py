@@ -948,28 +948,48 @@ def _write_entries(
     """Write the entries into ``page`` (H, W, 3) RGB in the person's hand, in place."""
     from scanner.digits import synth as digit_synth
 
+    glyphs = _hand_glyphs(hand)
+    for i, d in enumerate(entries):
+        if not d:
+            continue
+        g = digit_synth.hand_glyph(glyphs[d - 1], rng)
+        h = cell * rng.uniform(0.5, 0.75)
+        cx = origin[0] + (i % 9 + 0.5 + rng.normal(0, 0.06)) * cell
+        cy = origin[1] + (i // 9 + 0.5 + rng.normal(0, 0.05)) * cell
+        _write_glyph(page, g, hand, (cx, cy), h)
+
+
+def _hand_glyphs(hand: HandPen) -> list[npt.NDArray[np.float32]]:
+    """The nine digit glyphs (alpha maps) of ``hand``'s font."""
+    from scanner.digits import synth as digit_synth
+
     if hand.font == HERSHEY_SCRIPT:
-        glyphs: list[FloatArray] | None = digit_synth.hershey_glyphs(
+        glyphs: list[npt.NDArray[np.float32]] | None = digit_synth.hershey_glyphs(
             cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, thickness=5
         )
     else:
         glyphs = digit_synth.font_glyphs(Path(hand.font))
     if glyphs is None:
         raise ValueError(f"{hand.font}: no usable digits")
+    return glyphs
+
+
+def _write_glyph(
+    page: FloatArray,
+    glyph: npt.NDArray[np.float32],
+    hand: HandPen,
+    centre: tuple[float, float],
+    height: float,
+) -> None:
+    """Write a digit ``glyph`` (an alpha map, as ``synth.hand_glyph`` redrew it) ``height``
+    px tall, centred at ``centre``, into ``page`` (H, W, 3) RGB in ``hand``'s ink, in place."""
+    w = max(2, round(glyph.shape[1] * height / glyph.shape[0]))
+    alpha = cv2.resize(glyph, (w, max(2, round(height))), interpolation=cv2.INTER_AREA)
+    x0, y0 = round(centre[0] - alpha.shape[1] / 2), round(centre[1] - alpha.shape[0] / 2)
+    region = page[max(y0, 0) : y0 + alpha.shape[0], max(x0, 0) : x0 + alpha.shape[1]]
+    a = (alpha[: region.shape[0], : region.shape[1], None] * hand.strength).astype(np.float64)
     ink = np.asarray(hand.ink, dtype=np.float64)
-    for i, d in enumerate(entries):
-        if not d:
-            continue
-        g = digit_synth.hand_glyph(glyphs[d - 1], rng)
-        h = cell * rng.uniform(0.5, 0.75)
-        w = max(2, round(g.shape[1] * h / g.shape[0]))
-        alpha = cv2.resize(g, (w, max(2, round(h))), interpolation=cv2.INTER_AREA)
-        cx = origin[0] + (i % 9 + 0.5 + rng.normal(0, 0.06)) * cell
-        cy = origin[1] + (i // 9 + 0.5 + rng.normal(0, 0.05)) * cell
-        x0, y0 = round(cx - alpha.shape[1] / 2), round(cy - alpha.shape[0] / 2)
-        region = page[y0 : y0 + alpha.shape[0], x0 : x0 + alpha.shape[1]]
-        a = (alpha[: region.shape[0], : region.shape[1], None] * hand.strength).astype(np.float64)
-        region[...] = region * (1 - a) + np.minimum(region, ink) * a
+    region[...] = region * (1 - a) + np.minimum(region, ink) * a
 
 
 def _print_page(
@@ -1792,11 +1812,13 @@ def write_candidates(
     rng: np.random.Generator,
     *,
     ink: tuple[int, int, int] = (90, 90, 95),
+    hand: HandPen | None = None,
 ) -> UInt8Array:
     """A copy of ``image`` (H, W, 3) BGR with pencil candidates written into ``cells``
     (``ink`` RGB): two or three small digits each (a quarter of a cell, em), in the
     places of a 3 x 3 layout that their values name, as a person notes what a cell may
-    still hold."""
+    still hold. With ``hand``, they are written in that hand and its ink instead (each
+    0.2-0.28 of a cell tall), as the person who wrote the entries would."""
     marks = []
     for cell in cells:
         r, c = divmod(int(cell), 9)
@@ -1805,6 +1827,15 @@ def write_candidates(
             x, y = top_left + size * np.array([(k % 3 + 0.5) / 3, (k // 3 + 0.5) / 3])
             marks.append((float(x), float(y), str(int(k) + 1), ink))
     canvas = image[:, :, ::-1].astype(np.float64)  # the pens draw on RGB
+    if hand is not None:
+        from scanner.digits import synth as digit_synth
+
+        glyphs = _hand_glyphs(hand)
+        side = float(np.median(np.diff(lattice[:, :, 0], axis=1)))
+        for x, y, text, _ in marks:
+            g = digit_synth.hand_glyph(glyphs[int(text) - 1], rng)
+            _write_glyph(canvas, g, hand, (x, y), side * rng.uniform(0.2, 0.28))
+        return np.ascontiguousarray(np.clip(canvas + 0.5, 0, 255).astype(np.uint8)[:, :, ::-1])
     em = max(6, int(0.26 * float(np.median(np.diff(lattice[:, :, 0], axis=1)))))
     _Pen(None, rng).draw(canvas, marks, em)
     return np.ascontiguousarray(np.clip(canvas + 0.5, 0, 255).astype(np.uint8)[:, :, ::-1])

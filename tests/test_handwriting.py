@@ -185,6 +185,51 @@ def test_pencil_candidates_beside_pencil_entries_are_never_digits() -> None:
     assert not any(scan.givens[i] or scan.entries[i] for i in marked)
 
 
+@pytest.mark.parametrize(("face", "seed"), [("kiloji", 3), ("SteveHand", 4)])
+def test_candidates_in_the_persons_own_hand_and_pen_are_marks_not_entries(
+    face: str, seed: int
+) -> None:
+    # A person who fills in a newspaper puzzle in blue pen notes candidates in the same
+    # pen and hand, 0.2-0.28 of a cell tall, above half the print's height: against the
+    # print they passed for digits, and 10 (kiloji) and 11 (SteveHand) of these twelve
+    # cells were read as entries before the person's own digits measured them.
+    font = next((p for p in synth.hand_fonts(held_out=True) if p.stem == face), None)
+    if font is None:
+        pytest.skip(f"{face} is not installed (make stress-fonts)")
+    page = page_in_pen("blue pen", seed=seed, font=str(font))
+    rng = np.random.default_rng(seed)
+    free = [i for i in range(81) if not page.puzzle[i] and not page.entries[i]]
+    marked = [int(i) for i in rng.permutation(free)[:12]]
+    hand = HandPen(str(font), *PEN_INKS["blue pen"])
+    scan = read_photo(write_candidates(page.image, page.lattice, marked, rng, hand=hand))
+    assert scan.status == ReadStatus.OK, scan.problem
+    assert (scan.givens, scan.entries) == (page.puzzle, page.entries)
+    # Pencil marks or empty; a mark the reader cannot make out is named unclear, no digit.
+    assert all(
+        scan.kinds[i] in (CellKind.PENCIL, CellKind.EMPTY) or i in scan.unclear for i in marked
+    )
+    assert sum(scan.kinds[i] == CellKind.PENCIL for i in marked) >= len(marked) // 2
+    assert mistakes_of(scan) == [page.wrong]
+
+
+def test_small_written_marks_off_the_middle_are_measured_against_the_hand() -> None:
+    # Ink maps: nine prints 26 px tall, then six written digits 36 px tall, two written
+    # marks 16 px tall off the middle (over half the print, under half the hand), one
+    # written digit 16 px tall in the middle, and a print 16 px tall off the middle.
+    ink = _beside_nine_prints(
+        *[[(14, 50, 26, 40)]] * 6,
+        [(6, 22, 6, 14)],
+        [(42, 58, 46, 54)],
+        [(24, 40, 28, 36)],
+        [(6, 22, 46, 54)],
+    )
+    printed = np.array([True] * 9 + [False] * 9 + [True])
+    written = ~printed
+    assert not pencil_and_short(ink, reference=printed)[0].any()
+    marks = pencil_and_short(ink, reference=printed, written=written)[0]
+    assert marks.tolist() == [False] * 15 + [True, True, False, False]
+
+
 def test_the_lighter_ink_is_the_persons_only_when_it_looks_written() -> None:
     rng = np.random.default_rng(1)
     print_peaks, pencil_peaks = rng.uniform(0.85, 1.0, 28), rng.uniform(0.3, 0.45, 20)
