@@ -35,6 +35,7 @@ from .kinds import (
     Kinds,
     blob_height,
     cell_kinds,
+    colour_cells_of,
     glyph_groups,
     moire_stripes,
     pencil_and_short,
@@ -679,6 +680,7 @@ def _scan_grid(
     cells = extract_cells(ink, geometry) if textured else read_cells
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
     perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
+    colours = colour_cells_of(loaded.image, geometry)  # None: gray, or hardly a colour
     inked_cells = probs[:, 0] < 0.5
     # Pencil beside the print: a lighter ink that looks written is the person's.
     pencil_ink = np.zeros(81, dtype=bool)
@@ -696,7 +698,9 @@ def _scan_grid(
     if not handwritten_page and int(tall.sum()) >= _MIN_TALL:
         # ... unless a second colour tells the person's digits: colour decides there,
         # as on any page whose shapes show no handwriting.
-        inks_as_read = _ink_kinds(loaded.image, geometry, cells, probs, perm, photo=photo)
+        inks_as_read = _ink_kinds(
+            loaded.image, geometry, cells, probs, perm, photo=photo, colour_cells=colours
+        )
         handwritten_page = not inks_as_read.undecided and CellKind.ENTRY not in inks_as_read.kinds
     looks_printed = None  # on a page written on: the digit cells (as cut) of print shape
     if handwritten_page:
@@ -759,7 +763,9 @@ def _scan_grid(
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
     if inks_as_read is None or handwritten_page:
-        inks = _ink_kinds(loaded.image, geometry, cells, probs, perm, photo=photo)
+        inks = _ink_kinds(
+            loaded.image, geometry, cells, probs, perm, photo=photo, colour_cells=colours
+        )
     else:
         inks = inks_as_read  # the same probabilities: no hand reader ran
     undecided = inks.undecided
@@ -934,7 +940,9 @@ def _scan_grid(
     # A finger or a pen over the grid hides what lies under it: whatever is read there
     # (often "empty", or a half-hidden digit as another) may be another puzzle with the
     # page's solution, which no rule would expose.
-    covered = covered_cells(as_photographed)
+    # (In the photo's colours as taken: skin tells a light finger from shaded paper.)
+    taken_colours = colours if photo is None else colour_cells_of(photo, geometry)
+    covered = covered_cells(as_photographed, colours=taken_colours)
     hidden = [int(c) for c in np.flatnonzero(covered[perm])]
     if hidden:
         many = "s" if len(hidden) > 1 else ""
@@ -1060,10 +1068,12 @@ def _ink_kinds(
     perm: npt.NDArray[np.intp],
     *,
     photo: npt.NDArray[np.uint8] | None = None,
+    colour_cells: npt.NDArray[np.uint8] | None = None,
 ) -> Kinds:
     """:func:`scanner.kinds.cell_kinds` of the cells as cut (81, 64, 64), the digits
     and the sure ones told by the turned grid's probabilities (81, 10); ``perm[i]`` is
-    the cut index of turned cell i.
+    the cut index of turned cell i; ``colour_cells``: ``kinds.colour_cells_of(image)``,
+    where the caller has them.
 
     ``image`` may be a deconvolution of the ``photo`` as taken (:mod:`scanner.motion`),
     which sharpens each channel apart: it gives a blurred pen back its colour, but its
@@ -1075,7 +1085,7 @@ def _ink_kinds(
     digit[perm] = probs[:, 0] < 0.5
     sure = np.zeros(81, dtype=bool)
     sure[perm] = probs[:, 1:].max(axis=1) >= INKED
-    kinds = cell_kinds(image, geometry, cells, digit, sure)
+    kinds = cell_kinds(image, geometry, cells, digit, sure, colour_cells=colour_cells)
     if photo is None or kinds.undecided or CellKind.ENTRY in kinds.kinds:
         return kinds
     as_taken = cell_kinds(photo, geometry, cells, digit, sure)

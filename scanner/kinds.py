@@ -587,12 +587,24 @@ class Kinds:
     in_doubt: list[int] = field(default_factory=list)
 
 
+def colour_cells_of(image: npt.ArrayLike, geometry: GridGeometry) -> UInt8Array | None:
+    """The grid's cells in colour (81, 64, 64, 3), or None where the photo (BGR) is gray
+    or its grid holds hardly a coloured pixel (``_colourful``): nothing to tell by
+    colour there."""
+    arr = np.asarray(image)
+    if arr.ndim != 3 or arr.shape[2] != 3 or not _colourful(arr, geometry):
+        return None
+    return extract_colour_cells(arr, geometry)
+
+
 def cell_kinds(
     image: npt.ArrayLike,
     geometry: GridGeometry,
     gray_cells: UInt8Array,
     digit: npt.NDArray[np.bool_],
     sure: npt.NDArray[np.bool_] | None = None,
+    *,
+    colour_cells: UInt8Array | None = None,
 ) -> Kinds:
     """The kind of each of the 81 cells.
 
@@ -608,6 +620,8 @@ def cell_kinds(
         Which cells the digit reader saw a digit in.
     sure : (81,) bool array, optional
         Which of them surely hold a digit (default: all): their colours place the inks.
+    colour_cells : (81, 64, 64, 3) uint8 array, optional, keyword-only
+        :func:`colour_cells_of` the image, where the caller has them already.
 
     Returns
     -------
@@ -618,11 +632,11 @@ def cell_kinds(
     idx = np.flatnonzero(digit)
     if len(idx) == 0:
         return Kinds(kinds)
-    arr = np.asarray(image)
-    if arr.ndim != 3 or arr.shape[2] != 3 or not _colourful(arr, geometry):
-        return Kinds(kinds)
     # Full-size cells: every ink pixel counts against JPEG's blocky colour noise.
-    colour_cells = extract_colour_cells(arr, geometry)
+    if colour_cells is None:
+        colour_cells = colour_cells_of(image, geometry)
+    if colour_cells is None:
+        return Kinds(kinds)
     digit_cells = colour_cells[idx]
     masks = _ink_masks(gray_cells[idx])
     lab = _ink_lab(digit_cells, masks)

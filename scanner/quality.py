@@ -27,6 +27,8 @@ grid covered
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -68,6 +70,13 @@ _ASTRAY_CELLS = 6
 # paper around it (its cells' brightest tenth, the median of 5 x 5 cells: light falls off
 # across a page smoothly, a fingertip covers a cell or four) ...
 _COVER_DARK = 0.8
+# ... or, in a colour photo, of a colour this far (Lab a*b*) from the paper's (its
+# brightest pixels' median over the grid): a light fingertip over a page in shade is no
+# darker than the shaded paper beside it, but skin is orange (a* 10-20, b* 15-25) and
+# paper neutral or cream (stress finger 4281: skin 21 off a shaded page's paper at
+# 0.85-0.95 of its brightness, read as another puzzle). A tinted box or an app's
+# highlight is coloured too, but keeps its lines ...
+_COVER_HUE = 12.0
 # ... this wide (a share of a cell: a finger or a pen is one to two cells across; a
 # crease's or a curl's shadow, a bold stroke, a third at most) ...
 _COVER_WIDTH = 0.6
@@ -172,13 +181,14 @@ def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     return out.ravel()
 
 
-def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
+def covered_cells(cells: UInt8Array, *, colours: UInt8Array | None = None) -> npt.NDArray[np.bool_]:
     """Which cells (81,) something lies over: a finger or a pen on the page.
 
     What the reader sees under a finger is skin: a cell read as empty there, or a
     digit half hidden read as another, leaves a puzzle with the page's solution, and no
     rule of the reader's would expose it. A patch covers cells when it is darker than
-    the paper around it (``_COVER_DARK``), wider than any stroke (``_COVER_WIDTH``),
+    the paper around it (``_COVER_DARK``) or, with ``colours``, of another colour
+    (``_COVER_HUE``), wider than any stroke (``_COVER_WIDTH``),
     reaches in from the grid's edge, and the grid's lines do not go on under it: its
     inside shows strokes on the cells' borders at under ``_COVER_LINES`` of what the
     same lines show where no patch lies. A tinted box, a shadow or a curl's shade keeps
@@ -192,6 +202,8 @@ def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     cells : (81, S, S) uint8 array
         The grid's cells as cut (row by row), dark ink on light paper; their borders
         show half of the grid lines around them.
+    colours : (81, C, C, 3) uint8 array, optional, keyword-only
+        The same cells in colour (BGR; ``kinds.colour_cells_of``), from a colour photo.
     """
     n = len(cells)
     out = np.zeros(n, dtype=bool)
@@ -206,18 +218,6 @@ def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     around = cv2.resize(
         cv2.medianBlur(paper, 5).astype(np.float32), (9 * s, 9 * s), interpolation=cv2.INTER_LINEAR
     )
-    dark = (grid < _COVER_DARK * around).astype(np.uint8)
-    wide = odd_kernel(_COVER_WIDTH * s)
-    patches = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((wide, wide), np.uint8))
-    if not patches.any() or patches.mean() > _COVER_MAX_SHARE:
-        return out
-    count, labels = cv2.connectedComponents(patches, connectivity=8)
-    edges = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
-    from_edge = np.zeros(count, dtype=bool)
-    from_edge[edges] = True
-    from_edge[0] = False
-    if not from_edge.any():
-        return out
     # Strokes: darker than the paper around by a part of the grid's typical line.
     third = odd_kernel(s / 3)
     kernel = np.ones((third, third), np.uint8)
@@ -227,19 +227,75 @@ def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     border = on_border[:, None] | on_border[None, :]
     by_cell = strokes.reshape(9, s, 9, s).transpose(0, 2, 1, 3).reshape(n, s, s)
     typical = float(np.median(row_percentiles(by_cell[:, border[:s, :s]], (90,))[0]))
-    stroke = strokes > max(_COVER_STROKE_MIN, _COVER_STROKE * typical)
-    # Each border pixel's line (0-9 across, 10-19 upright; -1 off the lines): what a
-    # patch hides is measured against the same lines where no patch lies (a faint
-    # dotted line shows few strokes anywhere, a bold one many).
-    line = np.where(on_border, np.arange(9 * s) // s + (place >= s - 2), -1)
-    across = np.broadcast_to(line[:, None], border.shape)
-    upright = np.broadcast_to(np.where(line >= 0, line + 10, -1)[None, :], border.shape)
+    lines = _BorderLines(
+        strokes > max(_COVER_STROKE_MIN, _COVER_STROKE * typical),
+        border,
+        np.where(on_border, np.arange(9 * s) // s + (place >= s - 2), -1),
+    )
+    # A darker patch (a finger, a pen), and apart from it one of another colour (a light
+    # fingertip in shade, whose own shadow beside it keeps the lines): each on its own.
+    candidates = [grid < _COVER_DARK * around]
+    if colours is not None and colours.shape[0] == n and colours.ndim == 4:
+        candidates.append(_off_paper_colour(colours, s))
+    covering = np.zeros((9 * s, 9 * s), dtype=bool)
+    for candidate in candidates:
+        covering |= _covering(candidate, lines, s)
+    if not covering.any():
+        return out
+    middle = np.zeros((s, s), dtype=bool)
+    lo = round(s * (1 - SEEN_MIDDLE) / 2)
+    middle[lo : s - lo, lo : s - lo] = True
+    under = covering.reshape(9, s, 9, s).transpose(0, 2, 1, 3).reshape(n, s, s)
+    out = under[:, middle].mean(axis=1) >= _COVER_MIDDLE
+    return np.asarray(out, dtype=bool)
+
+
+@dataclass(frozen=True)
+class _BorderLines:
+    """What :func:`covered_cells` knows of the grid's lines, at half the cells' size.
+
+    ``stroke`` (9 s, 9 s): strokes; ``border`` (9 s, 9 s): the cells' border pixels;
+    ``line`` (9 s,): each row's (and column's) line, 0-9 (-1 off the lines).
+    """
+
+    stroke: npt.NDArray[np.bool_]
+    border: npt.NDArray[np.bool_]
+    line: npt.NDArray[np.int64]
+
+
+def _covering(
+    candidate: npt.NDArray[np.bool_], lines: _BorderLines, s: int
+) -> npt.NDArray[np.bool_]:
+    """The covering patches (9 s, 9 s) among the ``candidate`` pixels: wider than
+    ``_COVER_WIDTH`` of a cell (``s`` pixels), reaching in from the grid's edge, under
+    whose inside the lines show strokes at under ``_COVER_LINES`` of their rate outside
+    any patch (see :func:`covered_cells`)."""
+    none = np.zeros(candidate.shape, dtype=bool)
+    wide = odd_kernel(_COVER_WIDTH * s)
+    patches = cv2.morphologyEx(
+        candidate.astype(np.uint8), cv2.MORPH_OPEN, np.ones((wide, wide), np.uint8)
+    )
+    if not patches.any() or patches.mean() > _COVER_MAX_SHARE:
+        return none
+    count, labels = cv2.connectedComponents(patches, connectivity=8)
+    edges = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    from_edge = np.zeros(count, dtype=bool)
+    from_edge[edges] = True
+    from_edge[0] = False
+    if not from_edge.any():
+        return none
+    # Each border pixel's line (0-9 across, 10-19 upright): what a patch hides is
+    # measured against the same lines where no patch lies (a faint dotted line shows
+    # few strokes anywhere, a bold one many).
+    stroke, border = lines.stroke, lines.border
+    across = np.broadcast_to(lines.line[:, None], border.shape)
+    upright = np.broadcast_to(np.where(lines.line >= 0, lines.line + 10, -1)[None, :], border.shape)
     free = patches == 0
     rates = np.zeros(20)
-    for lines in (across, upright):
-        band = lines >= 0
-        total = np.bincount(lines[band & free], minlength=20)
-        shown = np.bincount(lines[band & free & stroke], minlength=20)
+    for line in (across, upright):
+        band = line >= 0
+        total = np.bincount(line[band & free], minlength=20)
+        shown = np.bincount(line[band & free & stroke], minlength=20)
         rates = np.maximum(rates, shown / np.maximum(total, 1))
     rim = odd_kernel(2 * _COVER_RIM * s)
     inside = cv2.erode(patches, np.ones((rim, rim), np.uint8)) > 0
@@ -254,14 +310,26 @@ def covered_cells(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     expected = np.bincount(labels[looked], weights=expected_here[looked], minlength=count)
     lined = np.bincount(labels[looked & stroke], minlength=count)
     covering = from_edge & (seen >= 2 * s) & (lined < _COVER_LINES * expected)
-    if not covering.any():
-        return out
-    middle = np.zeros((s, s), dtype=bool)
-    lo = round(s * (1 - SEEN_MIDDLE) / 2)
-    middle[lo : s - lo, lo : s - lo] = True
-    under = covering[labels].reshape(9, s, 9, s).transpose(0, 2, 1, 3).reshape(n, s, s)
-    out = under[:, middle].mean(axis=1) >= _COVER_MIDDLE
-    return np.asarray(out, dtype=bool)
+    return np.asarray(covering[labels])
+
+
+def _off_paper_colour(colours: UInt8Array, s: int) -> npt.NDArray[np.bool_]:
+    """Where the colour cells (81, C, C, 3) BGR, tiled into the grid, lie ``_COVER_HUE``
+    or more (a*b*) from the paper's colour (the median of the grid's brightest quarter:
+    the paper, not ink), as a (9 s, 9 s) map. Measured at a quarter of a cell's ``2 s``
+    pixels (a patch is over half a cell across), in 8-bit Lab."""
+    c = colours.shape[1]
+    q = max(2, s // 2)
+    tiled = colours.reshape(9, 9, c, c, 3).transpose(0, 2, 1, 3, 4).reshape(9 * c, 9 * c, 3)
+    small = cv2.resize(tiled, (9 * q, 9 * q), interpolation=cv2.INTER_AREA)
+    lab = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2Lab), np.uint8)
+    light, a, b = lab[..., 0], lab[..., 1], lab[..., 2]
+    bright = light >= row_percentiles(light.reshape(1, -1), (75,))[0, 0]
+    paper_a, paper_b = row_percentiles(np.stack([a[bright], b[bright]]), (50,))[0]
+    da = a.astype(np.int32) - int(paper_a)
+    db = b.astype(np.int32) - int(paper_b)
+    off = (da * da + db * db >= _COVER_HUE**2).astype(np.uint8)
+    return np.asarray(cv2.resize(off, (9 * s, 9 * s), interpolation=cv2.INTER_NEAREST) > 0)
 
 
 def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:

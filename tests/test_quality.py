@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.cells import extract_cells
+from scanner.cells import extract_cells, extract_colour_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
@@ -109,6 +109,42 @@ def test_a_finger_over_the_grid_covers_the_cells_under_it_and_nothing_else_does(
     # The hint says what to do about it.
     hint = diagnose(geometry, extract_cells(fingered, geometry), [76])
     assert hint.startswith(COVERED_CAUSE) and "nothing over the grid" in hint
+
+
+def test_a_light_fingertip_of_skin_over_the_grid_is_told_by_its_colour() -> None:
+    # A fingertip as bright as the paper (a light finger over a page in shade is no
+    # darker than the shaded paper beside it) but of skin's colour: the gray cells miss
+    # it, the colour cells find it; a box tinted pink, whose lines show, is no finger.
+    image, _, _ = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800))
+    geometry = locate_grid(load_image(image, gray=True).gray)
+    lat = geometry.lattice
+    cell = float(np.median(np.diff(lat[:, :, 0], axis=1)))
+
+    def covered(photo: np.ndarray) -> np.ndarray:
+        gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+        colours = extract_colour_cells(photo, geometry, size=32)
+        cells = extract_cells(gray, geometry)
+        return covered_cells(cells, colours=colours).reshape(9, 9)
+
+    assert not covered(image).any()
+    fingered = image.copy()
+    tip = (lat[4, 9] + lat[5, 8]) / 2  # into r5c9 from the right
+    far = tip + np.array([4.0 * image.shape[1], 0.0])
+    skin = (175, 212, 250)  # BGR: as light as the paper in gray
+    cv2.line(
+        fingered, tuple(int(v) for v in tip), tuple(int(v) for v in far), skin, int(1.5 * cell)
+    )
+    cv2.circle(fingered, tuple(int(v) for v in tip), int(0.75 * cell), skin, -1)
+    gray = cv2.cvtColor(fingered, cv2.COLOR_BGR2GRAY)
+    assert not covered_cells(extract_cells(gray, geometry)).any()
+    found = covered(fingered)
+    assert found[4, 8] and found.sum() <= 3 and not found[:, :7].any(), np.argwhere(found)
+    tinted = image.copy()
+    x0, y0 = (int(v) for v in lat[3, 6])
+    x1, y1 = (int(v) for v in lat[6, 9])
+    pink = np.array([0.88, 0.82, 1.0])  # BGR gains: lines stay dark, paper turns pink
+    tinted[y0:y1, x0:x1] = (tinted[y0:y1, x0:x1] * pink).astype(np.uint8)
+    assert not covered(tinted).any()
 
 
 def test_a_small_grid_is_named() -> None:

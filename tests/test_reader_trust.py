@@ -912,6 +912,22 @@ def test_a_given_under_a_finger_is_not_read_as_an_empty_cell(seed: int, hidden: 
     assert result.hint == "take the photo again with nothing over the grid"
 
 
+def test_a_light_fingertip_over_a_shaded_corner_is_found_by_its_colour() -> None:
+    # Stress finger 4281: a light fingertip over the shaded right side of the page, as
+    # bright as the paper there; the 8 under it read as empty and the 2 half under it
+    # as a 7 gave another puzzle. Skin's colour, off the paper's, finds it.
+    if not FAMILIES["Quicksand"].available:
+        pytest.skip("font Quicksand is not installed")
+    seed, hidden = 4281, 4 * 9 + 8
+    page = render_stress_page(
+        generate(5000 + seed), style=STRESS_STYLES["finger"], seed=seed, font=FAMILIES["Quicksand"]
+    )
+    assert page.givens[hidden]
+    result = read_photo(page.image)
+    assert result.status == ReadStatus.UNREADABLE and result.problems == [Problem.COVERED]
+    assert hidden in result.doubtful_cells
+
+
 def test_a_fix_writes_into_a_cell_read_empty_only_its_likeliest_digit() -> None:
     # A given the network could not name (a lattice cut across it and a line: "empty"
     # 0.45, a clashing digit 0.3, the one the puzzle needs 0.2) is no reading of that
