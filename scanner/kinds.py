@@ -124,6 +124,8 @@ _GIVENS_SIDE = 0.5
 _NEUTRAL = 12.0
 # Lightness tells the givens from the entries only where each holds this many inks.
 _MIN_BY_LIGHTNESS = 3
+# Two groups of inks this many times their spreads apart are two inks (``_tight_second_ink``).
+_SECOND_INK_APART = 2.0
 # A given whose lightness lies this near the entries' (a share of the way from theirs
 # to the givens') is in doubt whatever its colour: moire can shift a thin entry's
 # colour sideways, off the way between the inks, toward neither (screen-photo-dark 4139:
@@ -522,7 +524,7 @@ def _colourful(image: UInt8Array, geometry: GridGeometry) -> bool:
 
 def _given_group(
     colours: FloatArray, reference: npt.NDArray[np.bool_] | None = None
-) -> tuple[npt.NDArray[np.bool_], FloatArray]:
+) -> tuple[npt.NDArray[np.bool_], FloatArray, npt.NDArray[np.bool_]]:
     """Which inks (N, 2) belong with the most neutral one: the printed givens' colour.
 
     The group grows from the least coloured ink (its 10th percentile by chroma, robust to
@@ -538,7 +540,9 @@ def _given_group(
     the colour of pencil marks or moire, faint ink the reader doubts is a digit, is
     mostly the paper's and would widen the givens' spread until a pale entry fits in.
 
-    Returns the membership (N,) and each ink's distance (N,) from the group's median.
+    Returns the membership (N,), each ink's distance (N,) from the group's median, and
+    which inks (N,) of the group form a tight group of a more coloured ink inside it
+    (``_tight_second_ink``): maybe the player's, blurred into the givens' spread.
     """
     ref = colours if reference is None or not reference.any() else colours[reference]
     chroma = np.linalg.norm(ref, axis=1)
@@ -551,7 +555,50 @@ def _given_group(
     spread = robust_sd(np.linalg.norm(ref[member] - centre, axis=1))
     limit = min(COLOUR_SPLIT, max(_SAME_INK, _SPREADS * spread))
     dist = np.linalg.norm(colours - centre, axis=1)
-    return np.asarray(dist < limit), dist
+    tight = np.zeros(len(colours), dtype=bool)
+    second = _tight_second_ink(ref[member])
+    if second is not None:
+        where = (
+            np.arange(len(colours))
+            if reference is None or ref is colours
+            else np.flatnonzero(reference)
+        )
+        tight[where[np.flatnonzero(member)[second]]] = True
+    return np.asarray(dist < limit), dist, tight
+
+
+def _tight_second_ink(inks: FloatArray) -> npt.NDArray[np.bool_] | None:
+    """Which of the inks (N, 2) a*b* one group holds are a second, more coloured ink:
+    two groups by nearest median (from the group's median and its farthest ink), the
+    smaller at least ``_MIN_BY_LIGHTNESS`` inks, the larger neutral (under ``_NEUTRAL``)
+    and the smaller more coloured by ``_NEUTRAL``, apart by ``_SECOND_INK_APART`` times
+    the two groups' spreads together (robust deviations of their distances) and by
+    ``_SAME_INK``; None where there is none. (screen-photo 4300: nine pale blue
+    entries, a*b* about (2, -21), within the reach of white givens that moire scatters
+    over b* -13 to +7.)"""
+    if len(inks) < 2 * _MIN_BY_LIGHTNESS:
+        return None
+    centre = np.median(inks, axis=0)
+    other = inks[np.argmax(np.linalg.norm(inks - centre, axis=1))]
+    second = np.zeros(len(inks), dtype=bool)
+    for _ in range(5):
+        second = np.linalg.norm(inks - other, axis=1) < np.linalg.norm(inks - centre, axis=1)
+        if second.sum() < _MIN_BY_LIGHTNESS or (~second).sum() <= second.sum():
+            return None
+        centre, other = np.median(inks[~second], axis=0), np.median(inks[second], axis=0)
+    spreads = sum(
+        robust_sd(np.linalg.norm(inks[group] - middle, axis=1))
+        for group, middle in ((~second, centre), (second, other))
+    )
+    apart = float(np.linalg.norm(other - centre))
+    # Beside a neutral print (black or white): a coloured print splits by saturation
+    # alone, its strokes on tinted boxes or thin (pastel-dotted-low-res 4269).
+    neutral = float(np.linalg.norm(centre)) < _NEUTRAL
+    coloured = float(np.linalg.norm(other) - np.linalg.norm(centre)) >= _NEUTRAL
+    # And apart by more than one ink varies: a heavy JPEG smears a yellowed newsprint's
+    # tint into some of its strokes (14 from the rest on a Wicht photo at quality 15).
+    far = apart >= max(_SAME_INK, _SECOND_INK_APART * spreads)
+    return second if neutral and coloured and far else None
 
 
 @dataclass
@@ -647,7 +694,7 @@ def cell_kinds(
     if not printed:
         return Kinds(kinds)
     reference = None if sure is None else np.asarray(sure, dtype=bool)[printed]
-    given, dist = _given_group(colours, reference)
+    given, dist, tight = _given_group(colours, reference)
     # An ink off the givens' group yet nearer its median than any other ink off it, or
     # like no other ink off it (a third ink, used once), is no second ink but maybe one
     # odd print (moire over one digit of a photographed screen): a given in doubt. A
@@ -662,7 +709,8 @@ def cell_kinds(
     given = given | lone
     others = [i for i, g in zip(printed, given, strict=True) if not g]
     if not others:
-        return Kinds(kinds, in_doubt=[i for i, odd in zip(printed, lone, strict=True) if odd])
+        odd_or_tight = lone | tight
+        return Kinds(kinds, in_doubt=[i for i, o in zip(printed, odd_or_tight, strict=True) if o])
     paper = _paper_colour(digit_cells, gray_cells[printed], masks)
     if _one_neutral_ink(colours, given, paper):
         return Kinds(kinds)
@@ -740,7 +788,7 @@ def cell_kinds(
             entry_side,
             lone,
             givens_side,
-            givens_light | entries_light,
+            givens_light | entries_light | (tight & ~entry),
             strict=True,
         )
         if odd or g or doubted or (b and not e)

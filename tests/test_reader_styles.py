@@ -8,7 +8,7 @@ import pytest
 
 from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind, _lightness_way, moire_stripes
+from scanner.kinds import CellKind, _lightness_way, _tight_second_ink, moire_stripes
 from scanner.locate import fine_texture
 from scanner.reading import ReadStatus
 from solver.grid import cell_name
@@ -411,6 +411,31 @@ def test_an_entry_whose_colour_moire_shifted_sideways_is_no_given() -> None:
     # entries' and on no way between them, and was read as a given: another puzzle
     # with the page's solution. Its lightness is the entries' (``kinds._ENTRIES_LIGHT``).
     _read_right_or_refused(_stress_page("screen-photo-dark", 4139, "Comfortaa"))
+
+
+def test_pale_entries_within_the_givens_moire_scatter_are_no_givens() -> None:
+    # Page 4300 of bench_stress's screen-photo: nine pale blue entries (a*b* about
+    # (2, -21)), a tight group within the reach of white givens that moire scatters
+    # over b* -13 to +7, were read as givens (the page's solution, other givens).
+    # A tight group of a coloured ink inside a neutral print's is in doubt.
+    _read_right_or_refused(_stress_page("screen-photo", 4300, "Inconsolata"))
+
+
+def test_a_coloured_print_split_by_saturation_alone_is_one_ink() -> None:
+    # Colours alone: nine maroon prints on tinted boxes, more saturated than the other
+    # eighteen, are one ink (the print is not neutral): no tight second ink.
+    rng = np.random.default_rng(0)
+    inks = np.concatenate(
+        [rng.normal((24.0, 10.0), 1.5, (18, 2)), rng.normal((35.0, 15.0), 1.0, (9, 2))]
+    )
+    assert _tight_second_ink(inks) is None
+    # Beside a neutral print the same tight group of a colour is a second ink.
+    rng = np.random.default_rng(1)
+    beside_grey = np.concatenate(
+        [rng.normal((0.0, -3.0), 3.0, (26, 2)), rng.normal((2.0, -21.0), 1.5, (9, 2))]
+    )
+    second = _tight_second_ink(beside_grey)
+    assert second is not None and second.tolist() == [False] * 26 + [True] * 9
 
 
 def test_a_bold_print_blur_broke_into_touching_pieces_is_read() -> None:
