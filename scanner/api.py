@@ -796,13 +796,14 @@ def _scan_grid(
     heights = np.zeros(81)  # the tallest stroke's height against the print's
     if len(busy):
         # On a page written on, the person's own digits measure their candidates.
-        written_cut = np.zeros(81, dtype=bool)
+        theirs = None  # the cells (as cut) the person wrote, by shape or colour
         if handwritten_page:
-            written_cut[perm] = (hand > 0.5) | np.asarray([k == CellKind.ENTRY for k in kinds])
+            theirs = np.zeros(81, dtype=bool)
+            theirs[perm] = (hand > 0.5) | np.asarray([k == CellKind.ENTRY for k in kinds])
         pencil[busy], short[busy], torn[busy], heights[busy] = pencil_and_short(
             maps[busy],
             reference=None if looks_printed is None else looks_printed[busy],
-            written=written_cut[busy] if handwritten_page else None,
+            written=None if theirs is None else theirs[busy],
         )
     # Ink the network surely reads as one digit is that digit, no pair of candidates: a
     # print that blur broke into its flat top and the rest, or one beside a bent grid

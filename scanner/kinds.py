@@ -544,7 +544,10 @@ def _given_group(
     which inks (N,) of the group form a tight group of a more coloured ink inside it
     (``_tight_second_ink``): maybe the player's, blurred into the givens' spread.
     """
-    ref = colours if reference is None or not reference.any() else colours[reference]
+    ref_index = np.arange(len(colours))
+    if reference is not None and reference.any():
+        ref_index = np.flatnonzero(reference)
+    ref = colours[ref_index]
     chroma = np.linalg.norm(ref, axis=1)
     seed = ref[np.argsort(chroma)[len(chroma) // 10]]
     member = np.linalg.norm(ref - seed, axis=1) < COLOUR_SPLIT
@@ -558,12 +561,7 @@ def _given_group(
     tight = np.zeros(len(colours), dtype=bool)
     second = _tight_second_ink(ref[member])
     if second is not None:
-        where = (
-            np.arange(len(colours))
-            if reference is None or ref is colours
-            else np.flatnonzero(reference)
-        )
-        tight[where[np.flatnonzero(member)[second]]] = True
+        tight[ref_index[np.flatnonzero(member)[second]]] = True
     return np.asarray(dist < limit), dist, tight
 
 
@@ -580,7 +578,6 @@ def _tight_second_ink(inks: FloatArray) -> npt.NDArray[np.bool_] | None:
         return None
     centre = np.median(inks, axis=0)
     other = inks[np.argmax(np.linalg.norm(inks - centre, axis=1))]
-    second = np.zeros(len(inks), dtype=bool)
     for _ in range(5):
         second = np.linalg.norm(inks - other, axis=1) < np.linalg.norm(inks - centre, axis=1)
         if second.sum() < _MIN_BY_LIGHTNESS or (~second).sum() <= second.sum():

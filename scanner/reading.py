@@ -176,10 +176,9 @@ class Reading:
         or a fix changes, the cells in clashes, then the other doubtful ones.
     solution : list of int or None
         The puzzle's solution when the status is OK and it has exactly one.
-    problem : str
-        Why the most probable reading was not accepted as is ("" when it was).
-    problems : list of Problem
-        The same, one per part of ``problem``, in its order.
+    parts : list of (Problem, str)
+        Why the most probable reading was not accepted as is (empty when it was): each
+        part's kind and its text for people; ``problem`` and ``problems`` read them.
     """
 
     givens: list[int]
@@ -189,17 +188,25 @@ class Reading:
     status: ReadStatus = ReadStatus.OK
     doubtful_cells: list[int] = field(default_factory=list)
     solution: list[int] | None = None
-    problem: str = ""
-    problems: list[Problem] = field(default_factory=list)
+    parts: list[tuple[Problem, str]] = field(default_factory=list)
+
+    @property
+    def problem(self) -> str:
+        """The problem's parts for people, in order ("" when there is none)."""
+        return "; ".join(text for _, text in self.parts)
+
+    @property
+    def problems(self) -> list[Problem]:
+        """The problem's parts' kinds, in order."""
+        return [kind for kind, _ in self.parts]
 
     def add_problem(self, kind: Problem, text: str) -> None:
         """Another part of the problem: ``text`` (for people) of ``kind``."""
-        self.problem = f"{self.problem}; {text}" if self.problem else text
-        self.problems.append(kind)
+        self.parts.append((kind, text))
 
     def clear_problem(self) -> None:
         """No problem any more (what revision fixed was undone, or a refusal supersedes it)."""
-        self.problem, self.problems = "", []
+        self.parts = []
 
     def describe(self) -> list[str]:
         """Human lines about the reading: the problem found, then each correction."""
