@@ -26,8 +26,10 @@ fonts-kiloji, fonts-seto, fonts-yusei-magic; ``make bench-mixed`` installs them)
 black, blue and red pen and in pencil, two of them wrong; each ink meets each family.
 Pages from seed 1000 on (``--candidate-pages``) also hold the person's candidates, in
 their own hand and ink, two to three small digits (a fifth to a quarter of a cell) in
-the places of a 3 x 3 layout, in a fifth to three fifths of the cells left empty
-(``tests.synth.write_candidates``): they must be read as pencil marks, never as digits.
+the places of a 3 x 3 layout, in a fifth to three fifths of the cells left empty,
+written on the paper before the camera (``render_stress_page(candidates=...)``: the
+camera bends and shrinks them with their cell): they must be read as pencil marks,
+never as digits.
 
 "Misread digits" counts readings with status "read" where some digit, printed or
 written, was read as another digit, or a written one was missed (what the person would
@@ -276,7 +278,6 @@ def pen_page(s: int, family_faces: list[list[Path]], *, candidates: bool = False
         STRESS_STYLES,
         HandPen,
         render_stress_page,
-        write_candidates,
     )
 
     styles = ["classic", "thin-grey", "tinted-grey", "low-res", "perspective", "curled"]
@@ -299,16 +300,20 @@ def pen_page(s: int, family_faces: list[list[Path]], *, candidates: bool = False
     font = faces[(turn // len(family_faces)) % len(faces)]
     style = styles[s % len(styles)]
     hand = HandPen(str(font), colour, strength)
-    page = render_stress_page(
-        puzzle, style=STRESS_STYLES[style], seed=s, entries=entries, hand=hand
-    )
-    image = page.image
+    noted = None
     if candidates:
         marks = np.random.default_rng([s, 1])
         left = [i for i in empty if not entries[i]]
         shuffled = [int(c) for c in marks.permutation(left)]
         cells = shuffled[: int(len(left) * marks.uniform(0.2, 0.6))]
-        image = write_candidates(image, page.lattice, cells, marks, hand=hand)
+        noted = {
+            c: sorted(marks.choice(9, size=int(marks.integers(2, 4)), replace=False) + 1)
+            for c in cells
+        }
+    page = render_stress_page(
+        puzzle, style=STRESS_STYLES[style], seed=s, entries=entries, hand=hand, candidates=noted
+    )
+    image = page.image
     name = f"{style} seed {s} ({font.stem})"
     return PenPage(puzzle, entries, wrong, image, name, CANDIDATES if candidates else ink)
 

@@ -88,6 +88,15 @@ HAND_MARK_SHARE = 0.5
 # marks).
 _SEVERAL_SHARE = 0.8
 _MARK_GAP = 0.1
+# The person's small ink (``HAND_MARK_SHARE``) in two strokes whose middles lie this share
+# of a cell apart across is two candidates, however near their edges come: the columns
+# of a 3 x 3 layout lie a third of a cell apart, while the pieces of one digit of theirs
+# lie one over the other (a 5's flag over its bowl, a 7's bar over its stem: 0.26-0.27
+# apart down on a Wicht photo and a rendered page) or within a fifth of a cell across. A
+# stroke narrower than _PEN_WIDTH pixels (of 64) is no candidate of its own but a grid
+# line's remnant on a bent page.
+_PLACES_APART = 0.25
+_PEN_WIDTH = 3
 # Moire's stripes (``moire_stripes``): strokes of ink over _STRIPE_INK and at least
 # _STRIPE_MIN_AREA pixels; the largest one _STRIPE_LENGTH times as long as wide, and
 # _STRIPE_PARALLEL others _STRIPE_OTHER times, within _STRIPE_TURN degrees of it. (On
@@ -416,9 +425,14 @@ def pencil_and_short(
         cx, cy = (x + w / 2) / size, (y + h / 2) / size
         off_centre = max(abs(cx - 0.5), abs(cy - 0.5)) > _OFF_CENTRE
         if by_hand[i] or tallest[i] < PENCIL_SHARE * typical:
-            marks[i] = off_centre or len(pieces) >= 2
+            # The person's candidates lie in places a third of a cell apart; a wide one
+            # (a 5 with a long flag) can reach its diagonal neighbour closer than the
+            # gap, which no piece of one small digit of theirs lies from another.
+            apart = bool(by_hand[i]) and _apart(alike, size)
+            marks[i] = off_centre or len(pieces) >= 2 or apart
+            # (The person's small ink is no print that blur broke.)
             upright = [s for s in alike if s[0] >= s[3]]
-            torn[i] = marks[i] and not off_centre and len(upright) < 2
+            torn[i] = marks[i] and not off_centre and len(upright) < 2 and not by_hand[i]
         else:
             marks[i] = len(pieces) >= 2
     return marks, short, torn, tallest / typical if typical > 0 else np.zeros(n)
@@ -480,6 +494,14 @@ def _holds(box: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> 
     h, x, y, w = box
     h2, x2, y2, w2 = inner
     return x <= x2 and y <= y2 and x2 + w2 <= x + w and y2 + h2 <= y + h
+
+
+def _apart(strokes: list[tuple[int, int, int, int]], size: int) -> bool:
+    """Whether two of these strokes ``(h, x, y, w)`` (each a pen's width or more across)
+    have their middles in two columns of a 3 x 3 layout: ``_PLACES_APART`` of the cell
+    ``size`` or more apart across."""
+    middles = [(x + w / 2) / size for h, x, y, w in strokes if w >= _PEN_WIDTH]
+    return len(middles) > 1 and max(middles) - min(middles) >= _PLACES_APART
 
 
 def _marks(strokes: list[tuple[int, int, int, int]], gap: float) -> list[tuple[int, int, int, int]]:

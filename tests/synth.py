@@ -15,7 +15,7 @@ import functools
 import glob
 import os
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -959,6 +959,30 @@ def _write_entries(
         _write_glyph(page, g, hand, (cx, cy), h)
 
 
+def _write_candidates_flat(
+    page: FloatArray,
+    candidates: Mapping[int, Sequence[int]],
+    hand: HandPen,
+    origin: tuple[float, float],
+    cell: float,
+    rng: np.random.Generator,
+) -> None:
+    """Write the person's candidates into ``page`` (H, W, 3) RGB in their hand, in place:
+    each value (0.2-0.28 of a cell tall) in the place of a 3 x 3 layout it names, on the
+    paper itself, so that the camera bends and shrinks them with the cell."""
+    from scanner.digits import synth as digit_synth
+
+    glyphs = _hand_glyphs(hand)
+    for i, values in candidates.items():
+        r, c = divmod(int(i), 9)
+        for v in values:
+            k = int(v) - 1
+            x = origin[0] + (c + (k % 3 + 0.5) / 3) * cell
+            y = origin[1] + (r + (k // 3 + 0.5) / 3) * cell
+            g = digit_synth.hand_glyph(glyphs[k], rng)
+            _write_glyph(page, g, hand, (x, y), cell * rng.uniform(0.2, 0.28))
+
+
 def _hand_glyphs(hand: HandPen) -> list[npt.NDArray[np.float32]]:
     """The nine digit glyphs (alpha maps) of ``hand``'s font."""
     from scanner.digits import synth as digit_synth
@@ -1001,8 +1025,11 @@ def _print_page(
     *,
     cell: int,
     hand: HandPen | None = None,
+    candidates: tuple[Mapping[int, Sequence[int]], np.random.Generator] | None = None,
 ) -> tuple[FloatArray, FloatArray, tuple[float, float, float, float]]:
-    """A flat printed page (H, W, 3) RGB, its lattice (10, 10, 2) and the box to keep in view."""
+    """A flat printed page (H, W, 3) RGB, its lattice (10, 10, 2) and the box to keep in
+    view (``candidates``: the person's, and the generator of their strokes, own so that
+    the page's other random choices stay as they are)."""
     side = 9 * cell
     small_grid = style.has(Degradation.SMALL_GRID)
     if small_grid:
@@ -1140,6 +1167,8 @@ def _print_page(
                     cv2.LINE_AA,
                 )
         page = img8.astype(np.float64)
+    if candidates is not None and hand is not None:
+        _write_candidates_flat(page, candidates[0], hand, (ox, oy), cell, candidates[1])
     lattice = np.stack(np.meshgrid(xs, ys), axis=-1).astype(np.float64)
     keep = (0.0, 0.0, float(page_w), float(page_h)) if small_grid else (xs[0], ys[0], xs[9], ys[9])
     return page, lattice, keep
@@ -1570,6 +1599,7 @@ def render_stress_page(
     entries: Sequence[int] | None = None,
     font: FontFamily | None = None,
     hand: HandPen | None = None,
+    candidates: Mapping[int, Sequence[int]] | None = None,
 ) -> StressPage:
     """Render a Sudoku as printed, shown or damaged in ``style``; deterministic in ``seed``.
 
@@ -1589,6 +1619,11 @@ def render_stress_page(
     hand : HandPen, optional
         On print, the entries written in this hand and ink (default: blue pen in
         OpenCV's script face).
+    candidates : mapping of int to sequence of int, optional
+        On print with ``hand``: the person's candidates, cell -> the values noted there,
+        written small in that hand on the paper itself (the camera bends and shrinks
+        them with their cell; ``write_candidates`` writes on a finished picture). The
+        rest of the page is drawn as without them, pixel for pixel.
 
     Returns
     -------
@@ -1605,6 +1640,13 @@ def render_stress_page(
         e and (d or not 1 <= e <= 9) for d, e in zip(digits, entries, strict=True)
     ):
         raise ValueError("entries must be 81 ints, 1-9 only in empty cells")
+    if candidates and (style.is_app or hand is None):
+        raise ValueError("candidates are written on print, in a hand")
+    if candidates and any(
+        not 0 <= i < 81 or digits[i] or entries[i] or not all(1 <= v <= 9 for v in values)
+        for i, values in candidates.items()
+    ):
+        raise ValueError("candidates are 1-9, in cells without a given or an entry")
     pen = _Pen(font, rng)
     has = style.has
     D = Degradation
@@ -1632,7 +1674,10 @@ def render_stress_page(
         keep = (0.0, 0.0, float(page.shape[1]), float(page.shape[0]))
     else:
         cell = 96 if has(D.HIGH_RES) else 64 if has(D.HALFTONE) or has(D.SMALL_GRID) else 48
-        page, lattice, keep = _print_page(digits, entries, style, pen, rng, cell=cell, hand=hand)
+        noted = (candidates, np.random.default_rng([seed, 2])) if candidates else None
+        page, lattice, keep = _print_page(
+            digits, entries, style, pen, rng, cell=cell, hand=hand, candidates=noted
+        )
         if has(D.WASHED_OUT):
             # Faint ink on greyish paper.
             paper = 0.93 * page.reshape(-1, 3).max(axis=0)

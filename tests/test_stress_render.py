@@ -7,6 +7,7 @@ import functools
 import re
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -14,11 +15,14 @@ from tests.synth import (
     APP_SCREENS,
     HAND_FONT_PACKAGES,
     HELD_OUT_FONT_FAMILIES,
+    HERSHEY_SCRIPT,
+    PEN_INKS,
     STRESS_FONT_PACKAGES,
     STRESS_STYLES,
     TRAIN_FONT_FAMILIES,
     Degradation,
     FontFamily,
+    HandPen,
     Medium,
     StressPage,
     find_font,
@@ -189,6 +193,33 @@ def test_entries_drawn_where_stated_and_not_givens(name: str) -> None:
     bare = render_stress_page(PUZZLE, style=STRESS_STYLES[name], seed=3, entries=[0] * 81)
     assert not any(coloured_cells(bare))
     assert np.array_equal(bare.lattice, p.lattice)
+
+
+def test_candidates_drawn_on_the_paper_in_their_cells_only() -> None:
+    # The person's candidates go on the paper before the camera: a steep tilt bends
+    # them with their cells, and nothing else on the page moves by a pixel.
+    style = STRESS_STYLES["perspective"]
+    hand = HandPen(HERSHEY_SCRIPT, *PEN_INKS["blue pen"])
+    noted = {2: [1, 5, 9], 40: [3, 4], 79: [6, 7, 8]}
+    bare = render_stress_page(PUZZLE, style=style, seed=3, hand=hand)
+    marked = render_stress_page(PUZZLE, style=style, seed=3, hand=hand, candidates=noted)
+    assert np.array_equal(bare.lattice, marked.lattice)
+    changed = np.abs(marked.image.astype(int) - bare.image.astype(int)).max(axis=2) > 40
+    cells = np.zeros(changed.shape, np.uint8)
+    for i in noted:
+        r, c = divmod(i, 9)
+        quad = marked.lattice[[r, r, r + 1, r + 1], [c, c + 1, c + 1, c]]
+        cells[:] = 0
+        cv2.fillConvexPoly(cells, np.round(quad).astype(np.int32), 1)
+        assert changed[cells == 1].sum() > 20, i  # ink in each noted cell ...
+        changed[cells == 1] = False
+    assert not changed.any()  # ... and nowhere else
+    with pytest.raises(ValueError):
+        render_stress_page(
+            PUZZLE, style=STRESS_STYLES["app-light"], seed=3, hand=hand, candidates=noted
+        )
+    with pytest.raises(ValueError):  # cell 0 holds the given 5
+        render_stress_page(PUZZLE, style=style, seed=3, hand=hand, candidates={0: [1, 2]})
 
 
 def test_default_app_entries_are_a_game_in_progress() -> None:
