@@ -97,6 +97,13 @@ _MARK_GAP = 0.1
 # line's remnant on a bent page.
 _PLACES_APART = 0.25
 _PEN_WIDTH = 3
+# Ink whose tallest stroke stands under this share of the print is no candidate but
+# specks, or a digit a screen's moire cut into slivers: of the cells the marks' rules
+# called candidates on 480 stress pages (seeds 4390-4419 of app screens and photos of
+# them, motion blur, crinkled newsprint, halftone and low resolution; seeds 4330-4389 of
+# the app styles), a printed 2 and two entries in stripes (screen-photo 4410 and
+# screen-photo-dark 4416) stood 0.06-0.09, the 1,751 of candidates or junk 0.154 and more.
+_SLIVER = 0.12
 # Moire's stripes (``moire_stripes``): strokes of ink over _STRIPE_INK and at least
 # _STRIPE_MIN_AREA pixels; the largest one _STRIPE_LENGTH times as long as wide, and
 # _STRIPE_PARALLEL others _STRIPE_OTHER times, within _STRIPE_TURN degrees of it. (On
@@ -411,7 +418,7 @@ def pencil_and_short(
         by_hand = written & (tallest > 0)
         hand_small = by_hand & (tallest < HAND_MARK_SHARE * hand)
     for i, strokes in enumerate(found):
-        if not (hand_small[i] if by_hand[i] else short[i]):
+        if not (hand_small[i] if by_hand[i] else short[i]) or tallest[i] < _SLIVER * typical:
             continue
         top = max(strokes)  # the tallest stroke (h, x, y, w)
         alike = [s for s in strokes if s[0] >= 0.5 * top[0]]

@@ -753,6 +753,12 @@ def test_marks_only_for_a_flat_stroke_are_told_as_torn() -> None:
     )
     marks, _, torn, heights = pencil_and_short(ink)
     assert marks.tolist() == [False] * 9 + [True, True]
+    # And a print a screen's moire cut into slivers two pixels tall, far apart (stress
+    # screen-photo 4410: a printed 2 read as candidates, and the puzzle without it had
+    # the page's one solution), is no candidates; two small ones apart still are.
+    slivers = [(top, top + 2, 25, 39) for top in (16, 26, 36, 44)]
+    ink = _beside_nine_prints(slivers, [(14, 24, 10, 16), (14, 24, 46, 52)])
+    assert pencil_and_short(ink)[0].tolist() == [False] * 9 + [False, True]
     assert torn.tolist() == [False] * 9 + [True, False]
     # Each cell's tallest stroke against the prints' 26 px: the 7's stem, the upper mark.
     assert heights.tolist() == pytest.approx([1.0] * 9 + [10 / 26, 12 / 26], abs=0.05)
