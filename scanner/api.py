@@ -969,17 +969,19 @@ def _scan_grid(
         _doubt_faint_prints(
             reading, entry_probs, own_only & ~(written | pencil | glare | colour_doubt)
         )
+    faint_entries: list[int] = []
     if reading.solution is not None:
         # A torn mark (a flat stroke beside another) may be a digit blur broke apart.
         skip = written | (pencil & ~torn[perm]) | glare | colour_doubt
         # On an app's page (entries in another colour) ink shorter than the print may be
         # a candidate that no pencil rule caught (moire over a lone mark): never named.
-        _keep_inked_givens(
+        faint_entries = _keep_inked_givens(
             reading,
             entry_probs,
             skip,
             named=not handwritten_page,
             candidate_like=short[perm] & bool(in_other_colour.any()),
+            theirs=hand > 0.5 if handwritten_page else None,
         )
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
@@ -1010,7 +1012,7 @@ def _scan_grid(
     if not handwritten_page and maybe.any():
         stripes[maybe] = moire_stripes(maps[perm[maybe]])
     entries = [0] * 81
-    for cell in [*np.flatnonzero(written), *emptied]:
+    for cell in [*np.flatnonzero(written), *emptied, *faint_entries]:
         if stripes[cell]:
             kinds[cell] = CellKind.EMPTY
         elif not reading.givens[cell]:
@@ -1357,7 +1359,8 @@ def _keep_inked_givens(
     *,
     named: bool,
     candidate_like: npt.NDArray[np.bool_] | None = None,
-) -> None:
+    theirs: npt.NDArray[np.bool_] | None = None,
+) -> list[int]:
     """Give back a printed digit read as "empty" when the network reads the solution's.
 
     A blurred print can read half empty, and the kind rules may move a doubted print's
@@ -1384,10 +1387,18 @@ def _keep_inked_givens(
     ``candidate_like``: on an app's page, ink shorter than the print, which may be a
     candidate no pencil rule caught (moire over a lone mark: 4 of 3,360 legible pages,
     app screens and photos of them, were refused for one before this exception).
+
+    Such ink in ``theirs`` (on a page written on, cells whose shape leans the
+    person's: all they lack to be read as written is ink enough to lead "empty") is
+    their digit, not a print: returned, to be read as their (right) entry, and not
+    given back. On the pages read so far every cell given back there was one: a faint
+    entry in the shade of a photo's corner (Wicht's mixed image204, r8c9 and r9c9), a
+    neat 1 in black pen (bench_mixed seed 36), half-erased pencil digits.
     """
     assert reading.solution is not None
     candidate = np.zeros(81, dtype=bool) if candidate_like is None else candidate_like
     unnamed: list[int] = []
+    faint_entries: list[int] = []
     for c, v in enumerate(reading.givens):
         digit = reading.solution[c]
         if v or skip[c] or int(np.argmax(probs[c, 1:])) + 1 != digit:
@@ -1401,7 +1412,9 @@ def _keep_inked_givens(
                 unnamed.append(c)
         else:
             keep = probs[c, digit] * _KEEP_ODDS >= probs[c, 0]
-        if keep:
+        if keep and theirs is not None and theirs[c]:
+            faint_entries.append(c)
+        elif keep:
             reading.givens[c] = digit
             reading.confidence[c] = float(probs[c, digit])
     if unnamed and reading.status == ReadStatus.OK:
@@ -1410,6 +1423,7 @@ def _keep_inked_givens(
             "but not one read surely enough to take as printed"
         )
         _refuse(reading, Problem.UNNAMED_DIGIT, problem, unnamed)
+    return faint_entries
 
 
 def _doubt_clashing_givens(

@@ -360,14 +360,25 @@ def test_a_print_doubted_as_faint_whose_digit_is_likeliest_is_not_left_out() -> 
     digit, other = solution[cell], solution[cell] % 9 + 1
 
     def last_step(
-        p: np.ndarray, givens: list[int], *, named: bool = True, candidate: bool = False
+        p: np.ndarray,
+        givens: list[int],
+        *,
+        named: bool = True,
+        candidate: bool = False,
+        theirs: np.ndarray | None = None,
     ) -> Reading:
         reading = revise(_probs(givens))
         assert reading.status == ReadStatus.OK
         candidate_like = np.arange(81) == cell if candidate else None
-        _keep_inked_givens(
-            reading, p, np.zeros(81, dtype=bool), named=named, candidate_like=candidate_like
+        faint_entries = _keep_inked_givens(
+            reading,
+            p,
+            np.zeros(81, dtype=bool),
+            named=named,
+            candidate_like=candidate_like,
+            theirs=theirs,
         )
+        assert faint_entries == ([cell] if theirs is not None and theirs[cell] else [])
         return reading
 
     p, givens = _doubted_as_faint(puzzle, cell, digit, other)
@@ -405,6 +416,12 @@ def test_a_print_doubted_as_faint_whose_digit_is_likeliest_is_not_left_out() -> 
     p, givens = _doubted_as_faint(puzzle, cell, digit, other)
     reading = last_step(p, givens, named=False)
     assert reading.status == ReadStatus.OK and reading.givens == puzzle
+    # ... unless its shape leans the person's: their faint entry (in a photo's shade,
+    # Wicht's image204; or half erased), returned as theirs and no given.
+    reading = last_step(p, givens, named=False, theirs=np.arange(81) == cell)
+    assert reading.status == ReadStatus.OK and reading.givens == givens
+    reading = last_step(p, givens, named=False, theirs=np.arange(81) == (cell + 1) % 81)
+    assert reading.givens == puzzle
 
 
 @pytest.mark.parametrize(
