@@ -367,7 +367,10 @@ def pencil_like(
     of them with ink, are measured against the person's hand instead of the print: one
     is a mark when its tallest stroke is under ``HAND_MARK_SHARE`` of the hand's
     typical digit (their 75th percentile) and lies off the middle by its own place, or
-    has company of its size. On the 160 reference photos, as
+    has company of its size, or two of its strokes lie in two columns of the layout
+    (``_PLACES_APART``), however near. Ink whose tallest stroke is under ``_SLIVER``
+    of the typical digit is no mark (specks, or a digit moire cut into slivers). On the
+    160 reference photos, as
     the reader cuts them, none of 4,628 printed digits looks so (with or without the
     second rule); callers treat it as doubt, not as proof.
     """
