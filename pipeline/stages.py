@@ -18,6 +18,7 @@ from overlay.draw import LegendPlace
 from overlay.files import write_atomic
 from pipeline.errors import OutputError
 from scanner.api import ScanResult, read_photo, require_readable
+from scanner.load import load_image
 from solver import SOLVED, STUCK, SolveResult, solve
 from solver.check import EntryCheck, check_entries
 from solver.errors import BadArgsError, InvalidPuzzleError, short_name
@@ -27,15 +28,18 @@ JPEG_QUALITY = 92
 
 
 def read_stage(path: str, *, engine: str) -> ScanResult:
-    """Read the photo in colour, so it can be drawn on.
+    """Read the photo as ``read`` does, then decode it in colour to draw on.
 
-    The photo is kept at full resolution up to :data:`scanner.load.MAX_PIXELS` (50 MP);
-    a larger one is reduced by the smallest integer factor that fits (the loader's cap),
-    so the annotated output of a 169 MP scan is a 42 MP image and ``solve`` peaks at
-    about 1 GB at most for any image Pillow accepts (measured: 0.97 GB for a 179 MP RGBA
-    PNG, 0.87 GB for a 13000 x 13000 RGB PNG, 0.6 GB for a 50 MP one drawn full size).
+    The reading is ``read``'s (the photo decoded at about ``scanner.api.WORK_SIDE``):
+    ``read``, ``solve`` and ``batch`` give one photo one reading. The photo drawn on is
+    kept at full resolution up to :data:`scanner.load.MAX_PIXELS` (50 MP); a larger one
+    is reduced by the smallest integer factor that fits (the loader's cap), so the
+    annotated output of a 169 MP scan is a 42 MP image and ``solve`` peaks at about 1 GB
+    at most for any image Pillow accepts (measured: 0.97 GB for a 179 MP RGBA PNG, 0.87
+    GB for a 13000 x 13000 RGB PNG, 0.6 GB for a 50 MP one drawn full size).
     """
-    return require_readable(read_photo(path, engine=engine, max_side=None))
+    scan = require_readable(read_photo(path, engine=engine))
+    return scan.drawn_on(load_image(path))
 
 
 def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> SolveResult:

@@ -296,6 +296,14 @@ class ScanResult:
     seconds: float = 0.0
     motion: tuple[int, int] | None = None
 
+    def drawn_on(self, full: LoadedImage) -> ScanResult:
+        """This reading with ``full`` as its photo (the same photo decoded larger, to draw
+        on): the lattice moved to its pixels, each axis by the ratio of the two sizes."""
+        (w, h), (fw, fh) = self.loaded.size, full.size
+        ratio = np.array([fw / w, fh / h])
+        lattice = (self.geometry.lattice + 0.5) * ratio - 0.5
+        return replace(self, loaded=full, geometry=GridGeometry(lattice, full.size))
+
     def stored_corners(self) -> npt.NDArray[np.float64]:
         """The grid's outer corners (4, 2), TL first, clockwise, in stored-photo pixels."""
         return self.loaded.to_stored(self.geometry.corners())

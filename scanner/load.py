@@ -457,7 +457,8 @@ def load_image(
     ----------
     source : path or array_like
         A file path, or an image array already in memory: (H, W) gray or (H, W, 3)
-        BGR uint8 (taken as upright, no EXIF, never reduced).
+        BGR uint8 (taken as upright, no EXIF; reduced as its pixels stored in a PNG
+        file would be, by an integer box reduction).
     max_side : int, optional
         When given, the image may be decoded smaller, but never with its long side
         under ``max_side`` (unless ``max_pixels`` demands it): JPEGs by DCT scaling
@@ -514,7 +515,14 @@ def load_image(
         size = (int(arr.shape[1]), int(arr.shape[0]))
         label = name or "image"
         _check_size(size, label, min_side)
-        return LoadedImage(arr, size, 1, None, size, 1, label)
+        # Reduced as the same pixels in a PNG file would be: one photo, one reading.
+        factor = _fit_factor(size, max_pixels)
+        if max_side is not None:
+            factor = max(factor, int(max(size) // max_side))
+        if factor > 1:
+            arr = np.asarray(Image.fromarray(arr).reduce(factor), dtype=np.uint8)
+        decoded = (int(arr.shape[1]), int(arr.shape[0]))
+        return LoadedImage(arr, size, 1, None, decoded, factor, label)
 
     path = _existing_file(source, name)
     label = name or str(source)

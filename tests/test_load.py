@@ -182,6 +182,23 @@ def test_strips_equal_a_whole_reduce_in_every_orientation(
     assert np.abs(back - [[904.0, 53.5]]).max() < 1.5
 
 
+def test_an_array_is_reduced_as_the_same_pixels_in_a_png_file(tmp_path: Path) -> None:
+    # One photo, one reading: an image handed over in memory is decoded as its file
+    # would be (a 12 MP page rendered by the stress benchmark was read at full size,
+    # the same page from a file at half).
+    rng = np.random.default_rng(5)
+    stored = rng.integers(0, 256, size=(700, 1000, 3), dtype=np.uint8)  # 1000 % 3 != 0
+    path = tmp_path / "a.png"
+    cv2.imwrite(str(path), stored)
+    from_file, in_memory = load_image(path, max_side=300), load_image(stored, max_side=300)
+    assert in_memory.reduction == from_file.reduction == 3
+    assert np.array_equal(in_memory.image, from_file.image)
+    assert (
+        in_memory.to_stored([[10.0, 20.0]]).tolist() == from_file.to_stored([[10.0, 20.0]]).tolist()
+    )
+    assert load_image(stored).image is not None and load_image(stored).reduction == 1
+
+
 @pytest.mark.parametrize("ext", ["jpg", "png"])
 @pytest.mark.parametrize("orientation", range(1, 9))
 def test_a_whole_colour_file_is_pillows_decode_in_every_orientation(

@@ -84,6 +84,29 @@ def _stress_page(style: str, seed: int, font: str) -> tuple[list[int], ScanResul
     return page.givens, read_photo(page.image)
 
 
+def test_read_solve_and_memory_give_a_big_photo_one_reading(tmp_path: Path) -> None:
+    # Stress crumpled-12mp 4477 (Charis SIL), 4032 x 3024: read at full size, as
+    # `solve` and the benchmark's in-memory pages were, its printed 8 in r2c9 read as an
+    # empty cell, and the puzzle without it had the page's one solution; decoded at
+    # half, as `read` decodes the file, it reads right. Every way in reads it as `read`.
+    from pipeline.stages import read_stage
+
+    family = FAMILIES["Charis SIL"]
+    if not family.available:
+        pytest.skip(f"font Charis SIL ({family.package}) is not installed")
+    page = render_stress_page(
+        generate(5000 + 4477), style=STRESS_STYLES["crumpled-12mp"], seed=4477, font=family
+    )
+    path = tmp_path / "page.png"
+    cv2.imwrite(str(path), page.image)
+    by_read, by_solve = read_photo(str(path)), read_stage(str(path), engine="cnn")
+    assert by_read.status == ReadStatus.OK and by_read.givens == page.givens
+    assert read_photo(page.image).givens == by_solve.givens == page.givens
+    # `solve` draws on the photo at full size, the lattice moved onto it.
+    assert by_solve.loaded.size == (page.image.shape[1], page.image.shape[0])
+    assert np.abs(by_solve.stored_corners() - by_read.stored_corners()).max() < 1.0
+
+
 @pytest.mark.parametrize(("style", "seed", "font"), PAGES)
 def test_a_hard_page_is_read_right_or_refused(style: str, seed: int, font: str) -> None:
     givens, result = _stress_page(style, seed, font)
