@@ -89,6 +89,8 @@ def test_read_solve_and_memory_give_a_big_photo_one_reading(tmp_path: Path) -> N
     # `solve` and the benchmark's in-memory pages were, its printed 8 in r2c9 read as an
     # empty cell, and the puzzle without it had the page's one solution; decoded at
     # half, as `read` decodes the file, it reads right. Every way in reads it as `read`.
+    from pipeline.batch.page import BatchOptions, process_page
+    from pipeline.batch.plan import PageTask
     from pipeline.stages import read_stage
 
     family = FAMILIES["Charis SIL"]
@@ -105,6 +107,10 @@ def test_read_solve_and_memory_give_a_big_photo_one_reading(tmp_path: Path) -> N
     # `solve` draws on the photo at full size, the lattice moved onto it.
     assert by_solve.loaded.size == (page.image.shape[1], page.image.shape[0])
     assert np.abs(by_solve.stored_corners() - by_read.stored_corners()).max() < 1.0
+    # And `batch` reads a photo as `read` does.
+    task = PageTask(str(path), None, str(tmp_path / "page.solved.jpg"))
+    (row,) = process_page(task, BatchOptions(engine="cnn")).records
+    assert row["givens"] == "".join(map(str, page.givens)) and row["status"] == "solved"
 
 
 @pytest.mark.parametrize(("style", "seed", "font"), PAGES)

@@ -86,6 +86,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     from overlay.draw import annotate_page
     from pipeline.stages import check_stage, encode_image, photo_bgr, solve_stage
     from scanner.api import read_page, unreadable_text
+    from scanner.load import load_image
     from scanner.pages import load_page
     from scanner.reading import ReadStatus
 
@@ -93,9 +94,17 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     source: Any = task.source
     if task.page is not None:
         source = load_page(task.source, task.page, dpi=options.dpi)
-    # The loader caps the page at scanner.load.MAX_PIXELS (a bigger page is reduced by an
-    # integer factor), as for `solve`: that is the canvas the solutions are drawn on.
-    scans = read_page(source, engine=options.engine, name=label, max_side=None)
+    # A photo is read as `read` and `solve` read it (one photo, one reading), a document's
+    # page at full size (a scanned page of six puzzles keeps its cells large). The loader
+    # caps either at scanner.load.MAX_PIXELS (a bigger one is reduced by an integer
+    # factor), as for `solve`: that is the canvas the solutions are drawn on.
+    if task.page is None:
+        scans = read_page(source, engine=options.engine, name=label)
+        if scans:
+            full = load_image(source, name=label)
+            scans = [scan.drawn_on(full) for scan in scans]
+    else:
+        scans = read_page(source, engine=options.engine, name=label, max_side=None)
     records: list[dict[str, object]] = []
     drawn = []
     checks: list[EntryCheck | None] = []
