@@ -38,8 +38,15 @@ def read_stage(path: str, *, engine: str) -> ScanResult:
     at most for any image Pillow accepts (measured: 0.97 GB for a 179 MP RGBA PNG, 0.87
     GB for a 13000 x 13000 RGB PNG, 0.6 GB for a 50 MP one drawn full size).
     """
-    scan = require_readable(read_photo(path, engine=engine))
-    return scan.drawn_on(load_image(path))
+    return at_full_size(require_readable(read_photo(path, engine=engine)), path)
+
+
+def at_full_size(scan: ScanResult, source: str) -> ScanResult:
+    """``scan`` on its photo decoded at full size (up to the loader's cap), to draw on:
+    decoded again only where the reading decoded it smaller."""
+    if scan.loaded.reduction == 1:
+        return scan
+    return scan.drawn_on(load_image(source, name=scan.loaded.name))
 
 
 def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> SolveResult:

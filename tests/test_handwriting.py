@@ -371,14 +371,19 @@ def test_a_neat_written_digit_in_the_pens_ink_is_the_persons() -> None:
     assert not any(ink.any() for ink in _inks_by_strength(shares, alike, digit))
 
 
+def _mixed_photo_read(name: str) -> tuple[devdata.MixedCells, ScanResult]:
+    """One of Wicht's mixed photos, its truth and its reading (skipped without it)."""
+    path = devdata.MIXED_DIR / name
+    if not path.is_file():
+        pytest.skip(f"no mixed photo at {path}")
+    photo = next(p for p in devdata.load_mixed_photos() if p.name == name)
+    return photo, read_photo(devdata.load_mixed_image(photo.name))
+
+
 def test_a_neat_written_digit_on_a_page_printed_in_red_is_the_persons() -> None:
     # Wicht's image160 (held out): a puzzle printed in pale red, filled in in red pen.
     # The written 4 of r2c5 is as neat as print and was read as a given.
-    path = devdata.MIXED_DIR / "image160.jpg"
-    if not path.is_file():
-        pytest.skip(f"no mixed photo at {path}")
-    photo = next(p for p in devdata.load_mixed_photos() if p.name == "image160.jpg")
-    scan = read_photo(devdata.load_mixed_image(photo.name))
+    photo, scan = _mixed_photo_read("image160.jpg")
     assert scan.status == ReadStatus.OK, scan.problem
     assert scan.givens == photo.printed.tolist()
     assert scan.entries == np.where(photo.printed > 0, 0, photo.digits).tolist()
@@ -389,11 +394,7 @@ def test_faint_written_digits_in_a_corners_shade_are_entries_not_givens() -> Non
     # (r8c9) and 2 (r9c9) so faint that "empty" leads; the network reads each likeliest
     # as the digit the puzzle needs there, and they were given back as printed givens.
     # Their shapes lean written: they are the person's entries.
-    path = devdata.MIXED_DIR / "image204.jpg"
-    if not path.is_file():
-        pytest.skip(f"no mixed photo at {path}")
-    photo = next(p for p in devdata.load_mixed_photos() if p.name == "image204.jpg")
-    scan = read_photo(devdata.load_mixed_image(photo.name))
+    photo, scan = _mixed_photo_read("image204.jpg")
     assert scan.status == ReadStatus.OK, scan.problem
     assert scan.givens == photo.printed.tolist()
     for cell in (71, 80):

@@ -100,7 +100,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     # factor), as for `solve`: that is the canvas the solutions are drawn on.
     if task.page is None:
         scans = read_page(source, engine=options.engine, name=label)
-        if scans:
+        if scans and scans[0].loaded.reduction > 1:  # all share one decode
             full = load_image(source, name=label)
             scans = [scan.drawn_on(full) for scan in scans]
     else:
