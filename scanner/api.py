@@ -36,6 +36,7 @@ from .kinds import (
     blob_height,
     cell_kinds,
     colour_cells_of,
+    font_strangers,
     glyph_groups,
     moire_stripes,
     pencil_and_short,
@@ -753,6 +754,10 @@ def _scan_grid(
         likeness = print_likeness(turned_maps, sure_digit, unsure_print, hand <= 1 - HAND_SURE)
         with np.errstate(invalid="ignore"):
             hand = np.where(likeness < STRANGER_LIKENESS, np.maximum(hand, HAND_DOUBT[1]), hand)
+        # ... nor is one the network is sure is print, far from a glyph the print shows
+        # twice, with no less ink than that glyph's copies: a neat hand in black pen.
+        strangers = font_strangers(turned_maps, sure_digit, hand < 0.5, hand <= 1 - HAND_SURE)
+        hand = np.where(strangers, np.maximum(hand, HAND_DOUBT[1]), hand)
         # And a digit in the person's ink is theirs whatever its shape: where the pen
         # and the print differ clearly in strength, a neat written 4 is still pen.
         pen, print_ink = _inks_by_strength(shares, peaks[perm], probs[:, 0] < 0.5)
@@ -1015,9 +1020,18 @@ def _scan_grid(
     # On an app's page, ink of the entries' colour may be a screen's moire: its stripes'
     # colour fringes, broken into pieces a digit's size (``moire_stripes``). No entry,
     # and (its share "empty" as an entry's) no given.
+    # So too on a page that looks written on (a light app's screen under such stripes
+    # reads as handwriting): there, the ink read as theirs in doubt, and faint ink given
+    # back as theirs (stress screen-photo 4527: five empty cells read as entries, at
+    # 0.26-0.48, settled to the solution's digits; on Wicht's mixed photos and the
+    # rendered pen pages no written cell is such stripes).
     stripes = np.zeros(81, dtype=bool)
-    maybe = written & in_other_colour
-    if not handwritten_page and maybe.any():
+    if handwritten_page:
+        maybe = written & (entry_probs[:, 1:].max(axis=1) < CONFIDENT)
+        maybe[faint_entries] = True
+    else:
+        maybe = written & in_other_colour
+    if maybe.any():
         stripes[maybe] = moire_stripes(maps[perm[maybe]])
     entries = [0] * 81
     for cell in [*np.flatnonzero(written), *emptied, *faint_entries]:

@@ -46,6 +46,7 @@ from .robust import group_medians, group_percentile, robust_sd, row_percentiles
 
 __all__ = [
     "COLOUR_SPLIT",
+    "FONT_STRANGER",
     "GLYPH_LIKENESS",
     "PENCIL_SHARE",
     "STRANGER_LIKENESS",
@@ -54,6 +55,7 @@ __all__ = [
     "CellKind",
     "Kinds",
     "cell_kinds",
+    "font_strangers",
     "glyph_groups",
     "pencil_and_short",
     "pencil_like",
@@ -156,6 +158,12 @@ TWIN_LIKENESS = 0.96
 # 0.85 is no print: 5 of 4,439 printed digits with such a reference fall under it on
 # Wicht's mixed photos (both halves), 21 of the 31 handwritten digits read as print.
 STRANGER_LIKENESS = 0.85
+# ... and one the network is sure is print but whose likest copy of a glyph the print
+# shows twice correlates under 0.9, with no less ink than those copies, is another
+# hand's (``font_strangers``): on Wicht's 159 mixed photos none of 4,510 printed digits
+# (the likest such print 0.927), on 200 rendered pen pages 352 of the 559 handwritten
+# digits read as print-like (fonts-seto's and fonts-yusei-magic's neat hands).
+FONT_STRANGER = 0.9
 # Two doubtful printed digits this alike are copies of one glyph, so one digit: of 60,070
 # pairs of different printed digits on Wicht's 160 photos the likest correlate at 0.970
 # (an 8 and a 6), of 29,400 on rendered stress pages (held-out fonts, every style) at
@@ -1052,6 +1060,51 @@ def glyph_groups(ink: npt.NDArray[np.floating[Any]], candidates: npt.ArrayLike) 
         if len(members) >= 2 and alike[np.ix_(members, members)].all():
             groups.append([cells[k] for k in members])
     return groups
+
+
+def font_strangers(
+    ink: npt.NDArray[np.floating[Any]],
+    digits: npt.ArrayLike,
+    candidates: npt.ArrayLike,
+    printed: npt.ArrayLike,
+) -> npt.NDArray[np.bool_]:
+    """Candidates unlike every copy of their digit's printed glyph, yet with no less ink.
+
+    Where a page's print shows a digit's glyph at least twice (two ``printed`` cells of
+    the value that are twins, ``TWIN_LIKENESS``), a candidate of that value whose likest
+    copy correlates under ``FONT_STRANGER`` is another hand's, however sure the
+    network is that its shape is print (a neat hand in black pen: fonts-seto,
+    fonts-yusei-magic), unless it has less ink than the copies' median: the camera
+    takes ink off a print it damages (glare, blur, a shadow; on Wicht's mixed photos the
+    printed digits that far from such copies hold 0.75-0.96 of their ink), it adds none.
+
+    Parameters as in :func:`print_likeness`; returns (81,) bool.
+    """
+    values = np.asarray(digits).ravel()
+    cand = np.asarray(candidates, dtype=bool).ravel() & (values > 0)
+    refs = np.asarray(printed, dtype=bool).ravel() & (values > 0)
+    out = np.zeros(len(values), dtype=bool)
+    for digit in np.unique(values[cand]):
+        copies = [int(t) for t in np.flatnonzero(refs & (values == digit))]
+        if len(copies) < 2:
+            continue
+        alike = _alike(ink, copies, TWIN_LIKENESS)
+        np.fill_diagonal(alike, False)
+        font = [copies[k] for k in np.flatnonzero(alike.any(axis=1))]
+        if len(font) < 2:
+            continue
+        features = {c: _twin_features(ink[c]) for c in font}
+        mass = float(np.median([float(np.sum(ink[c])) for c in font]))
+        for c in np.flatnonzero(cand & (values == digit)):
+            others = [t for t in font if t != c]
+            if len(others) < 2 or float(np.sum(ink[c])) < mass:
+                continue
+            mine = _twin_features(ink[c])
+            best = max(
+                max(_likeness(mine, features[t]), _likeness(features[t], mine)) for t in others
+            )
+            out[c] = best < FONT_STRANGER
+    return out
 
 
 def print_twins(

@@ -35,9 +35,11 @@ from scanner.digits.preprocess import (
 )
 from scanner.geometry import GridGeometry
 from scanner.kinds import (
+    FONT_STRANGER,
     STRANGER_LIKENESS,
     TWIN_LIKENESS,
     CellKind,
+    font_strangers,
     pencil_and_short,
     pencil_like,
     print_likeness,
@@ -577,6 +579,50 @@ def test_a_copy_of_a_printed_digit_is_its_twin_and_a_written_one_is_not() -> Non
     assert likeness[2] >= TWIN_LIKENESS
     assert (likeness[3:5] < STRANGER_LIKENESS).all(), likeness[3:5]
     assert np.isnan(likeness[5]) and np.isnan(likeness[6:]).all()
+
+
+def _half_erased(
+    draw: Callable[[npt.NDArray[np.uint8]], None],
+) -> Callable[[npt.NDArray[np.uint8]], None]:
+    def erased(cell: npt.NDArray[np.uint8]) -> None:
+        draw(cell)
+        cell[:32] = 235  # the top half washed out (glare, a shadow's edge)
+
+    return erased
+
+
+def test_a_digit_unlike_a_glyph_the_print_shows_twice_is_no_print() -> None:
+    # Cells 0-1 printed 7s (the glyph twice: a font), 2 a printed 7 moved by a pixel
+    # or two, 3 a written 7 in a heavier pen (OpenCV's script face, strokes 4 wide),
+    # 4 a printed 7 with its top washed out (unlike the glyph, but with less ink), 5 a
+    # written 4 beside a lone printed 4 (6: one copy is no font).
+    def heavy(cell: npt.NDArray[np.uint8]) -> None:
+        cv2.putText(cell, "7", (16, 50), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 1.6, 30, 4)
+
+    cells = np.stack(
+        [
+            _cell(_printed(7), (0, 0)),
+            _cell(_printed(7), (2, -1)),
+            _cell(_printed(7), (-1, 2)),
+            _cell(heavy, (0, 0)),
+            _cell(_half_erased(_printed(7)), (0, 0)),
+            _cell(_written(4, 0.0), (0, 0)),
+            _cell(_printed(4), (0, 0)),
+        ]
+        + [np.full((64, 64), 235, dtype=np.uint8)] * 74
+    )
+    ink, _ = ink_maps_and_gains(cells)
+    digits = np.array([7, 7, 7, 7, 7, 4, 4] + [0] * 74)
+    printed = np.zeros(81, dtype=bool)
+    printed[[0, 1, 6]] = True
+    strangers = font_strangers(ink, digits, digits > 0, printed)
+    assert np.flatnonzero(strangers).tolist() == [3]
+    # The washed-out print is as unlike the glyph: only its lesser ink keeps it print.
+    likeness = print_likeness(ink, digits, digits > 0, printed)
+    assert likeness[4] < FONT_STRANGER, likeness[4]
+    # Without the glyph twice (one printed 7 left) nothing is a stranger.
+    printed[1] = False
+    assert not font_strangers(ink, digits, digits > 0, printed).any()
 
 
 def test_a_digit_a_quarter_taller_than_the_print_is_no_print() -> None:
