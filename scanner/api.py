@@ -807,13 +807,14 @@ def _scan_grid(
     short = np.zeros(81, dtype=bool)  # ink shorter than print
     torn = np.zeros(81, dtype=bool)  # marks only for a flat stroke: maybe a broken digit
     heights = np.zeros(81)  # the tallest stroke's height against the print's
+    placed = np.zeros(81, dtype=bool)  # marks by their places in the layout
+    theirs = None  # the cells (as cut) the person wrote, by shape or colour
     if len(busy):
         # On a page written on, the person's own digits measure their candidates.
-        theirs = None  # the cells (as cut) the person wrote, by shape or colour
         if handwritten_page:
             theirs = np.zeros(81, dtype=bool)
             theirs[perm] = (hand > 0.5) | np.asarray([k == CellKind.ENTRY for k in kinds])
-        pencil[busy], short[busy], torn[busy], heights[busy] = pencil_and_short(
+        pencil[busy], short[busy], torn[busy], heights[busy], placed[busy] = pencil_and_short(
             maps[busy],
             reference=None if looks_printed is None else looks_printed[busy],
             written=None if theirs is None else theirs[busy],
@@ -821,8 +822,12 @@ def _scan_grid(
     # Ink the network surely reads as one digit is that digit, no pair of candidates: a
     # print that blur broke into its flat top and the rest, or one beside a bent grid
     # line's remnant as tall as it. (On 370 stress pages no cell of candidates read as
-    # any digit past 0.7.)
-    marks = pencil[perm] & ~(probs[:, 1:].max(axis=1) >= CONFIDENT)
+    # any digit past 0.7.) Not the person's small ink where its places in the layout
+    # make it candidates, not only its pieces (a stroke of theirs may break): a
+    # candidate of theirs in a corner reads as surely as a digit (bench_mixed seed 1009:
+    # a 4 at the left and a 9 in the bottom right read as a 9 at 0.93).
+    their_places = placed & (False if theirs is None else theirs)
+    marks = pencil[perm] & ~((probs[:, 1:].max(axis=1) >= CONFIDENT) & ~their_places[perm])
     # Entries told by another colour (see rule 4's exception below, after revision).
     in_other_colour = np.asarray([k == CellKind.ENTRY for k in kinds])
     if not handwritten_page and in_other_colour.any():

@@ -99,6 +99,13 @@ _MARK_GAP = 0.1
 # line's remnant on a bent page.
 _PLACES_APART = 0.25
 _PEN_WIDTH = 3
+# ... and two one over the other are two candidates where both middles lie in rows of
+# that layout (at 1/6, 1/2 and 5/6 of the cell, within _AT_PLACE): a candidate is
+# written at its place, while a digit's pieces straddle the middle. (Of 106 cells of
+# rendered candidates one over the other, seeds 1000-1099, every middle lay within
+# 0.062 of a row; of the person's small digits in such pieces, on Wicht's mixed photos
+# and 300 rendered pen pages, none nearer than 0.094, most 0.14-0.16.)
+_AT_PLACE = 0.08
 # Ink whose tallest stroke stands under this share of the print is no candidate but
 # specks, or a digit a screen's moire cut into slivers: of the cells the marks' rules
 # called candidates on 480 stress pages (seeds 4390-4419 of app screens and photos of
@@ -391,19 +398,26 @@ def pencil_and_short(
     reference: npt.NDArray[np.bool_] | None = None,
     written: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[
-    npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.float64]
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
 ]:
     """:func:`pencil_like`; which cells (N,) hold ink shorter than print: under
     ``_SEVERAL_SHARE`` of the typical digit's height, wherever it lies (a lone
     candidate in the middle of its cell, which no rule calls pencil; an app's are
     half a given's height, a printed font's lining digits one); which of the marks
     are so only for a flat stroke (wider than tall) beside another: no small digit, but
-    maybe a 7's or a 5's top that blur or a thin print broke off the rest; and each
-    cell's tallest stroke against the typical digit's height (0 for no stroke)."""
+    maybe a 7's or a 5's top that blur or a thin print broke off the rest; each cell's
+    tallest stroke against the typical digit's height (0 for no stroke); and which of
+    the small marks are so by their places in a 3 x 3 layout (off the middle, or in two
+    places apart), not only as pieces apart (a stroke may break)."""
     n, size, _ = ink.shape
     tallest = np.zeros(n)
     marks = np.zeros(n, dtype=bool)
     torn = np.zeros(n, dtype=bool)
+    placed = np.zeros(n, dtype=bool)
     found: list[list[tuple[int, int, int, int]]] = []  # (h, x, y, w) of each stroke
     for i, cell_strokes in enumerate(ink_strokes_of(ink)):
         strokes = []
@@ -414,7 +428,7 @@ def pencil_and_short(
         found.append(strokes)
         tallest[i] = max((s[0] for s in strokes), default=0)
     if not tallest.any():
-        return marks, marks.copy(), torn, tallest
+        return marks, marks.copy(), torn, tallest, placed
     few = reference is None or reference.sum() < MIN_REFERENCE
     measured = tallest if few else tallest[reference]
     typical = float(np.percentile(measured, 90))
@@ -445,15 +459,17 @@ def pencil_and_short(
         if by_hand[i] or tallest[i] < PENCIL_SHARE * typical:
             # The person's candidates lie in places a third of a cell apart; a wide one
             # (a 5 with a long flag) can reach its diagonal neighbour closer than the
-            # gap, which no piece of one small digit of theirs lies from another.
-            apart = bool(by_hand[i]) and _apart(alike, size)
-            marks[i] = off_centre or len(pieces) >= 2 or apart
+            # gap, which no piece of one small digit of theirs lies from another. One
+            # over another, anyone's small marks are two where both sit in rows of the
+            # layout (the 2, 5 and 8 of the middle column).
+            placed[i] = off_centre or _apart(alike, size, across=bool(by_hand[i]))
+            marks[i] = placed[i] or len(pieces) >= 2
             # (The person's small ink is no print that blur broke.)
             upright = [s for s in alike if s[0] >= s[3]]
             torn[i] = marks[i] and not off_centre and len(upright) < 2 and not by_hand[i]
         else:
             marks[i] = len(pieces) >= 2
-    return marks, short, torn, tallest / typical if typical > 0 else np.zeros(n)
+    return marks, short, torn, tallest / typical if typical > 0 else np.zeros(n), placed
 
 
 def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
@@ -514,12 +530,19 @@ def _holds(box: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> 
     return x <= x2 and y <= y2 and x2 + w2 <= x + w and y2 + h2 <= y + h
 
 
-def _apart(strokes: list[tuple[int, int, int, int]], size: int) -> bool:
+def _apart(strokes: list[tuple[int, int, int, int]], size: int, *, across: bool = True) -> bool:
     """Whether two of these strokes ``(h, x, y, w)`` (each a pen's width or more across)
-    have their middles in two columns of a 3 x 3 layout: ``_PLACES_APART`` of the cell
-    ``size`` or more apart across."""
-    middles = [(x + w / 2) / size for h, x, y, w in strokes if w >= _PEN_WIDTH]
-    return len(middles) > 1 and max(middles) - min(middles) >= _PLACES_APART
+    have their middles in two of a 3 x 3 layout's rows (``_PLACES_APART`` of the cell
+    ``size`` or more apart down, each within ``_AT_PLACE`` of a row's middle) or, where
+    ``across``, in two of its columns (as far apart across, anywhere)."""
+    wide = [s for s in strokes if s[3] >= _PEN_WIDTH]
+    middles = [(x + w / 2) / size for h, x, y, w in wide]
+    if across and len(middles) > 1 and max(middles) - min(middles) >= _PLACES_APART:
+        return True
+    rows = (1 / 6, 1 / 2, 5 / 6)
+    down = [(y + h / 2) / size for h, x, y, w in wide]
+    placed = [m for m in down if min(abs(m - r) for r in rows) <= _AT_PLACE]
+    return len(placed) > 1 and max(placed) - min(placed) >= _PLACES_APART
 
 
 def _marks(strokes: list[tuple[int, int, int, int]], gap: float) -> list[tuple[int, int, int, int]]:
