@@ -40,6 +40,7 @@ from .kinds import (
     glyph_groups,
     moire_stripes,
     pencil_and_short,
+    print_at_its_height,
     print_likeness,
     print_twins,
     taller_than_print,
@@ -750,13 +751,16 @@ def _scan_grid(
         hand = np.where(twins, 0.0, hand)
         # And a digit whose shape is not sure it is print, far from every surely printed
         # digit of its value, is no print: the person's digit the network took for one.
+        # (The print measured against: the sure print at the print's height, where it
+        # is one height: a neat hand may be as sure print by shape.)
         unsure_print = (hand > 1 - HAND_SURE) & (hand < 0.5)
-        likeness = print_likeness(turned_maps, sure_digit, unsure_print, hand <= 1 - HAND_SURE)
+        sure_print = print_at_its_height(turned_maps, sure_digit, hand <= 1 - HAND_SURE)
+        likeness = print_likeness(turned_maps, sure_digit, unsure_print, sure_print)
         with np.errstate(invalid="ignore"):
             hand = np.where(likeness < STRANGER_LIKENESS, np.maximum(hand, HAND_DOUBT[1]), hand)
         # ... nor is one the network is sure is print, far from a glyph the print shows
         # twice, with no less ink than that glyph's copies: a neat hand in black pen.
-        strangers = font_strangers(turned_maps, sure_digit, hand < 0.5, hand <= 1 - HAND_SURE)
+        strangers = font_strangers(turned_maps, sure_digit, hand < 0.5, sure_print)
         hand = np.where(strangers, np.maximum(hand, HAND_DOUBT[1]), hand)
         # And a digit in the person's ink is theirs whatever its shape: where the pen
         # and the print differ clearly in strength, a neat written 4 is still pen.

@@ -59,6 +59,7 @@ __all__ = [
     "glyph_groups",
     "pencil_and_short",
     "pencil_like",
+    "print_at_its_height",
     "print_likeness",
     "print_twins",
     "taller_than_print",
@@ -1175,16 +1176,48 @@ def taller_than_print(
     """
     values = np.asarray(digits).ravel()
     heights = np.array([blob_height(ink[c]) if values[c] > 1 else 0.0 for c in range(len(values))])
-    refs = heights[np.asarray(printed, dtype=bool).ravel() & (heights > 0)]
+    typical = _print_height(heights, np.asarray(printed, dtype=bool).ravel())
+    if typical is None:
+        return np.zeros(len(values), dtype=bool)
+    return np.asarray(heights >= TALLER_THAN_PRINT * typical)
+
+
+def print_at_its_height(
+    ink: npt.NDArray[np.floating[Any]], digits: npt.ArrayLike, printed: npt.ArrayLike
+) -> npt.NDArray[np.bool_]:
+    """The ``printed`` cells (81,) whose digits stand at the print's one height.
+
+    A font's digits are one height, a hand's scatter: where the network is sure of the
+    print-like shape of a neat hand's digits too, those at the print's height (within
+    ``_SAME_HEIGHT`` of :func:`taller_than_print`'s typical height) are the print to
+    measure other digits against (bench_mixed seed 1020: the person's 3s and 5s in
+    fonts-yusei-magic, sure print by shape, made the printed 3s and 5s strangers to
+    "the print"). All of ``printed`` where the print is not one height. Parameters as
+    in :func:`taller_than_print`.
+    """
+    values = np.asarray(digits).ravel()
+    refs = np.asarray(printed, dtype=bool).ravel() & (values > 0)
+    heights = np.array([blob_height(ink[c]) if refs[c] else 0.0 for c in range(len(values))])
+    typical = _print_height(np.where(values > 1, heights, 0.0), refs)
+    if typical is None:
+        return refs
+    return refs & (np.abs(heights - typical) <= _SAME_HEIGHT * typical)
+
+
+def _print_height(heights: FloatArray, printed: npt.NDArray[np.bool_]) -> float | None:
+    """The print's typical digit height among ``printed`` cells' ``heights`` (81,; 0 for
+    none), as :func:`taller_than_print` tells it; None where the print is not one height
+    or too few digits tell it."""
+    refs = heights[printed & (heights > 0)]
     near = np.abs(refs[None, :] - refs[:, None]) <= _SAME_HEIGHT * refs[:, None]  # (R, R)
     counts = near.sum(axis=1)
     if not len(refs) or counts.max() < MIN_REFERENCE:
-        return np.zeros(len(values), dtype=bool)
+        return None
     cluster = near[int(np.argmax(counts))]
     typical = float(np.median(refs[cluster]))
     if cluster.sum() < _ONE_HEIGHT * (refs < TALLER_THAN_PRINT * typical).sum():
-        return np.zeros(len(values), dtype=bool)  # a print of many heights: no mark
-    return np.asarray(heights >= TALLER_THAN_PRINT * typical)
+        return None  # a print of many heights
+    return typical
 
 
 def blob_height(ink: npt.NDArray[np.floating[Any]]) -> float:

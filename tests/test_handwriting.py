@@ -42,6 +42,7 @@ from scanner.kinds import (
     font_strangers,
     pencil_and_short,
     pencil_like,
+    print_at_its_height,
     print_likeness,
     print_twins,
     taller_than_print,
@@ -686,6 +687,30 @@ def test_a_digit_a_quarter_taller_than_the_print_is_no_print() -> None:
     # Fewer printed references than MIN_REFERENCE make no typical height.
     printed[4:] = False
     assert not taller_than_print(ink, digits, printed).any()
+
+
+def test_the_print_to_measure_against_is_the_sure_print_at_its_height() -> None:
+    # Cells 0-11 printed 2-9 and 2-5 again at one size, 12 a printed 1 as tall, 13-14 a
+    # neat hand's 3 and 5 that the network is as sure are print, 20% and 12% shorter
+    # (bench_mixed seed 1020), 15 a printed 3 the network doubts (not a reference).
+    prints = [_cell(_printed(d, 34), (0, 0)) for d in range(2, 10)]
+    prints += [_cell(_printed(d, 34), (1, 1)) for d in range(2, 6)]
+    cells = np.stack(
+        prints
+        + [_cell(_printed(1, 34), (0, 0))]
+        + [_cell(_printed(3, 27), (0, 0)), _cell(_printed(5, 30), (0, 0))]
+        + [_cell(_printed(3, 34), (1, 0))]
+        + [np.full((64, 64), 235, dtype=np.uint8)] * 65
+    )
+    ink, _ = ink_maps_and_gains(cells)
+    digits = np.array([*range(2, 10), *range(2, 6), 1, 3, 5, 3] + [0] * 65)
+    sure = np.zeros(81, dtype=bool)
+    sure[:15] = True
+    assert np.flatnonzero(print_at_its_height(ink, digits, sure)).tolist() == list(range(13))
+    # A print of many heights tells none (fewer than 85% of it at one height, the hand
+    # counted in): every sure print is measured against.
+    sure[6:12] = False
+    assert (print_at_its_height(ink, digits, sure) == sure).all()
 
 
 def test_three_copies_of_one_glyph_are_a_font_even_without_a_sure_print() -> None:
