@@ -168,9 +168,10 @@ TWIN_LIKENESS = 0.96
 STRANGER_LIKENESS = 0.85
 # ... and one the network is sure is print but whose likest copy of a glyph the print
 # shows twice correlates under 0.9, with no less ink than those copies, is another
-# hand's (``font_strangers``): on Wicht's 159 mixed photos none of 4,510 printed digits
-# (the likest such print 0.927), on 200 rendered pen pages 352 of the 559 handwritten
-# digits read as print-like (fonts-seto's and fonts-yusei-magic's neat hands).
+# hand's (``font_strangers``): on Wicht's 159 mixed photos 3 of 3,772 printed digits so
+# measured fall under 0.9, each with less ink (0.59-0.96 of the glyph's; with as much the
+# likest 0.927); on 200 rendered pen pages 352 of the 559 handwritten digits that lean
+# print (fonts-seto's and fonts-yusei-magic's neat hands).
 FONT_STRANGER = 0.9
 # Two doubtful printed digits this alike are copies of one glyph, so one digit: of 60,070
 # pairs of different printed digits on Wicht's 160 photos the likest correlate at 0.970
