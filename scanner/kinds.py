@@ -1101,7 +1101,7 @@ def font_strangers(
     network is that its shape is print (a neat hand in black pen: fonts-seto,
     fonts-yusei-magic), unless it has less ink than the copies' median: the camera
     takes ink off a print it damages (glare, blur, a shadow; on Wicht's mixed photos the
-    printed digits that far from such copies hold 0.75-0.96 of their ink), it adds none.
+    printed digits that far from such copies hold 0.59-0.96 of their ink), it adds none.
 
     Parameters as in :func:`print_likeness`; returns (81,) bool.
     """
