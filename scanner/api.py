@@ -912,12 +912,18 @@ def _scan_grid(
         & ~colour_doubt
     )
     copies = glyph_groups(maps[perm], in_doubt & ~pencil) if in_doubt.sum() >= 2 else []
+    # Ink shorter than the print may be a lone candidate, where someone noted some: on a
+    # page written on, or holding marks or a second ink. On a page of print alone it is
+    # print the camera shrank (stress handheld 4621 and 4629: a shaken 1 and 2 read
+    # empty, left so as maybe candidates), and rule 6 of revision weighs it as such.
+    noted = handwritten_page or bool(pencil.any()) or bool(in_other_colour.any())
+    lone_marks = short[perm] if noted else np.zeros(81, dtype=bool)
     # Only a page written on has digits whose kind alone is in doubt.
     reading: Reading = revise(
         probs,
         inked=[int(v) for v in inked] if handwritten_page else (),
         twins=copies,
-        kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | short[perm]],
+        kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | lone_marks],
     )
     # Digits taken for the person's by shape or strength alone, in the print's colour.
     written_as_print_is = written & ~in_other_colour
