@@ -830,7 +830,7 @@ def _scan_grid(
     # make it candidates, not only its pieces (a stroke of theirs may break): a
     # candidate of theirs in a corner reads as surely as a digit (bench_mixed seed 1009:
     # a 4 at the left and a 9 in the bottom right read as a 9 at 0.93).
-    their_places = placed & (False if theirs is None else theirs)
+    their_places = np.zeros(81, dtype=bool) if theirs is None else placed & theirs
     marks = pencil[perm] & ~((probs[:, 1:].max(axis=1) >= CONFIDENT) & ~their_places[perm])
     # Entries told by another colour (see rule 4's exception below, after revision).
     in_other_colour = np.asarray([k == CellKind.ENTRY for k in kinds])

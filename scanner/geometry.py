@@ -26,7 +26,10 @@ def _homography(src: FloatArray, dst: FloatArray) -> FloatArray:
         rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
         rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
         rhs.extend([u, v])
-    h = np.linalg.solve(np.asarray(rows, dtype=np.float64), np.asarray(rhs, dtype=np.float64))
+    try:
+        h = np.linalg.solve(np.asarray(rows, dtype=np.float64), np.asarray(rhs, dtype=np.float64))
+    except np.linalg.LinAlgError:
+        raise ValueError("the four corners span no quadrilateral (three lie on one line)") from None
     return np.append(h, 1.0).reshape(3, 3)
 
 
@@ -65,8 +68,19 @@ class GridGeometry:
 
     @classmethod
     def from_corners(cls, corners: npt.ArrayLike, image_size: tuple[int, int]) -> GridGeometry:
-        """A flat lattice spanned by four outer corners (4, 2): TL, TR, BR, BL."""
+        """A flat lattice spanned by four outer corners (4, 2): TL, TR, BR, BL.
+
+        Raises
+        ------
+        ValueError
+            Where three of the corners lie on one line.
+        """
         quad = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+        for k in range(4):  # each corner's triangle with the next two
+            a, b, c = quad[k], quad[(k + 1) % 4], quad[(k + 2) % 4]
+            area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+            if abs(area) < 1e-9 * max(1.0, float(np.ptp(quad)) ** 2):
+                raise ValueError("the four corners span no quadrilateral (three lie on one line)")
         square = np.array([[0, 0], [9, 0], [9, 9], [0, 9]], dtype=np.float64)
         h = _homography(square, quad)
         jj, ii = np.meshgrid(np.arange(10.0), np.arange(10.0))

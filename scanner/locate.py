@@ -1681,7 +1681,10 @@ def _fit_grid(
     side = float(np.mean(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
     cell = side / 9
     c = int(np.clip(round(cell), 24, 40))
-    start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
+    try:
+        start = GridGeometry.from_corners(quad, (small.shape[1], small.shape[0])).lattice
+    except ValueError:
+        return None  # a candidate outline flattened to a line (stress newsprint-crinkled 4655)
     first = _measure(small, start, c, first_pass=True, mode=mode)
     if first is None or first.share < _COMB_MIN_SCORE:
         return None

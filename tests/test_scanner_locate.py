@@ -506,6 +506,20 @@ def _worst_error(geom: GridGeometry, page: StressPage) -> float:
     return float((np.linalg.norm(geom.lattice - page.lattice, axis=2) / cell).max())
 
 
+def test_corners_three_on_a_line_span_no_lattice() -> None:
+    with pytest.raises(ValueError, match="no quadrilateral"):
+        GridGeometry.from_corners([[0, 0], [50, 0], [100, 0], [0, 90]], (200, 200))
+
+
+def test_a_candidate_outline_flattened_to_a_line_is_passed_over() -> None:
+    # Newsprint-crinkled page 4655: among the candidate outlines one had three corners
+    # on a line, and spanning a lattice over it stopped the reader (LinAlgError). The
+    # candidate is passed over and the grid read.
+    page = _bench_page("newsprint-crinkled", 4655, "Linux Biolinum")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.UNREADABLE or scan.givens == page.givens
+
+
 def test_a_grid_whose_frame_touches_a_phone_bezel_is_found() -> None:
     # A photographed app screen (screen-photo page 1): the grid spans the screen, so
     # just outside its frame lies the dark bezel, and the frame stood out of the line
