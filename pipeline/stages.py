@@ -38,15 +38,17 @@ def read_stage(path: str, *, engine: str) -> ScanResult:
     at most for any image Pillow accepts (measured: 0.97 GB for a 179 MP RGBA PNG, 0.87
     GB for a 13000 x 13000 RGB PNG, 0.6 GB for a 50 MP one drawn full size).
     """
-    return at_full_size(require_readable(read_photo(path, engine=engine)), path)
+    return at_full_size([require_readable(read_photo(path, engine=engine))], path)[0]
 
 
-def at_full_size(scan: ScanResult, source: str) -> ScanResult:
-    """``scan`` on its photo decoded at full size (up to the loader's cap), to draw on:
-    decoded again only where the reading decoded it smaller."""
-    if scan.loaded.reduction == 1:
-        return scan
-    return scan.drawn_on(load_image(source, name=scan.loaded.name))
+def at_full_size(scans: list[ScanResult], source: str) -> list[ScanResult]:
+    """``scans`` of one photo (they share its decode) on the photo decoded at full size
+    (up to the loader's cap), to draw on: decoded again, once, only where the reading
+    decoded it smaller."""
+    if not scans or scans[0].loaded.reduction == 1:
+        return scans
+    full = load_image(source, name=scans[0].loaded.name)
+    return [scan.drawn_on(full) for scan in scans]
 
 
 def solve_stage(givens: list[int], *, source: str, uniqueness: bool = True) -> SolveResult:

@@ -949,18 +949,28 @@ def _likeness(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
     return float(finite.max()) if finite.size else -1.0
 
 
+def _mutual_likeness(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """:func:`_likeness` of two feature maps, the better of either way round."""
+    return max(_likeness(a, b), _likeness(b, a))
+
+
 def _alike(
     ink: npt.NDArray[np.floating[Any]], cells: list[int], threshold: float
 ) -> npt.NDArray[np.bool_]:
     """Which of ``cells`` (n,) are alike, pairwise (n, n; True on the diagonal): their
     likeness either way round reaches ``threshold``."""
-    features = [_twin_features(ink[c]) for c in cells]
-    n = len(cells)
+    return _alike_features([_twin_features(ink[c]) for c in cells], threshold)
+
+
+def _alike_features(
+    features: list[npt.NDArray[np.float32]], threshold: float
+) -> npt.NDArray[np.bool_]:
+    """:func:`_alike` of cells' feature maps (:func:`_twin_features`)."""
+    n = len(features)
     alike = np.eye(n, dtype=bool)
     for i in range(n):
         for j in range(i + 1, n):
-            best = max(_likeness(features[i], features[j]), _likeness(features[j], features[i]))
-            alike[i, j] = alike[j, i] = best >= threshold
+            alike[i, j] = alike[j, i] = _mutual_likeness(features[i], features[j]) >= threshold
     return alike
 
 
@@ -1113,21 +1123,21 @@ def font_strangers(
         copies = [int(t) for t in np.flatnonzero(refs & (values == digit))]
         if len(copies) < 2:
             continue
-        alike = _alike(ink, copies, TWIN_LIKENESS)
+        features = {c: _twin_features(ink[c]) for c in copies}
+        alike = _alike_features(list(features.values()), TWIN_LIKENESS)
         np.fill_diagonal(alike, False)
         font = [copies[k] for k in np.flatnonzero(alike.any(axis=1))]
         if len(font) < 2:
             continue
-        features = {c: _twin_features(ink[c]) for c in font}
         mass = float(np.median([float(np.sum(ink[c])) for c in font]))
         for c in np.flatnonzero(cand & (values == digit)):
             others = [t for t in font if t != c]
             if len(others) < 2 or float(np.sum(ink[c])) < mass:
                 continue
-            mine = _twin_features(ink[c])
-            best = max(
-                max(_likeness(mine, features[t]), _likeness(features[t], mine)) for t in others
-            )
+            mine = features.get(int(c))
+            if mine is None:
+                mine = _twin_features(ink[c])
+            best = max(_mutual_likeness(mine, features[t]) for t in others)
             out[c] = best < FONT_STRANGER
     return out
 

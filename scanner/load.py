@@ -229,6 +229,15 @@ def to_gray(image: npt.ArrayLike) -> UInt8Array:
     raise ValueError(f"expected a (H, W) or (H, W, 3) image, got shape {arr.shape}")
 
 
+def _reduction(size: tuple[int, int], *, max_side: int | None, max_pixels: int | None) -> int:
+    """The integer box reduction of pixels of ``size`` (w, h): what ``max_pixels`` needs,
+    and more while the long side stays at least ``max_side`` (when given)."""
+    factor = _fit_factor(size, max_pixels)
+    if max_side is not None:
+        factor = max(factor, int(max(size) // max_side))
+    return factor
+
+
 def _fit_factor(size: tuple[int, int], max_pixels: int | None) -> int:
     """Smallest integer ``f`` whose box reduction (size rounded up) has <= max_pixels."""
     w, h = size
@@ -516,9 +525,7 @@ def load_image(
         label = name or "image"
         _check_size(size, label, min_side)
         # Reduced as the same pixels in a PNG file would be: one photo, one reading.
-        factor = _fit_factor(size, max_pixels)
-        if max_side is not None:
-            factor = max(factor, int(max(size) // max_side))
+        factor = _reduction(size, max_side=max_side, max_pixels=max_pixels)
         if factor > 1:
             arr = np.asarray(Image.fromarray(arr).reduce(factor), dtype=np.uint8)
         decoded = (int(arr.shape[1]), int(arr.shape[0]))
@@ -631,9 +638,7 @@ def _load_file(
             _jpeg_draft(img, max_side=max_side, max_pixels=max_pixels, gray=gray)
         # DCT scaling rounds the size up, so the factor is exactly a power of two.
         draft = max(1, round(size[0] / img.size[0]))
-        factor = _fit_factor(img.size, max_pixels)
-        if max_side is not None:
-            factor = max(factor, int(max(img.size) // max_side))
+        factor = _reduction(img.size, max_side=max_side, max_pixels=max_pixels)
         transpose = _EXIF_TRANSPOSE.get(orientation)
         array = None
         end = _END_MARKERS.get(str(img.format))

@@ -84,9 +84,14 @@ def process_page(task: PageTask, options: BatchOptions) -> PageOutcome:
 def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOutcome:
     # The stages of `solve` (pipeline.stages), per grid of the page.
     from overlay.draw import annotate_page
-    from pipeline.stages import check_stage, encode_image, photo_bgr, solve_stage
+    from pipeline.stages import (
+        at_full_size,
+        check_stage,
+        encode_image,
+        photo_bgr,
+        solve_stage,
+    )
     from scanner.api import read_page, unreadable_text
-    from scanner.load import load_image
     from scanner.pages import load_page
     from scanner.reading import ReadStatus
 
@@ -99,10 +104,7 @@ def _process_page(task: PageTask, options: BatchOptions, start: float) -> PageOu
     # caps either at scanner.load.MAX_PIXELS (a bigger one is reduced by an integer
     # factor), as for `solve`: that is the canvas the solutions are drawn on.
     if task.page is None:
-        scans = read_page(source, engine=options.engine, name=label)
-        if scans and scans[0].loaded.reduction > 1:  # all share one decode
-            full = load_image(source, name=label)
-            scans = [scan.drawn_on(full) for scan in scans]
+        scans = at_full_size(read_page(source, engine=options.engine, name=label), source)
     else:
         scans = read_page(source, engine=options.engine, name=label, max_side=None)
     records: list[dict[str, object]] = []
