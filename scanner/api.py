@@ -69,6 +69,7 @@ from .quality import (
 from .reading import (
     CONFIDENT,
     RIVAL_ODDS,
+    WEAK_DIGIT,
     Correction,
     Problem,
     Reading,
@@ -161,6 +162,9 @@ MAX_UNCLEAR = 2
 # (0.48-0.59 on the rendered screens, whose entries and givens measure 0.75-1.05; moire
 # breaks a screen photo's strokes, so there a little less).
 APP_MARK_SHARE = 0.65
+# A page of print alone with at most this many cells of marks holds no person's notes
+# that tell marks from a print broken apart (``_doubt_untold_kinds``).
+_MAX_LONE_MARKS = 2
 # An empty reading gives way to the solution's digit inked this close to it (odds).
 _KEEP_ODDS = 2.0
 # Two inks are told apart by shape when at most this share of either ink's digits
@@ -878,9 +882,10 @@ def _scan_grid(
     # draws both in one font), a digit whose colour lies between the two inks, or
     # whose strokes are as light as the entries' (``colour_doubt``).
     colour_doubt = np.zeros(81, dtype=bool)
+    between_inks = np.zeros(81, dtype=bool)  # by colour alone
     if not handwritten_page:
-        colour_doubt[[int(turned[c]) for c in inks.in_doubt]] = True
-        colour_doubt |= _as_light_as_entries(
+        between_inks[[int(turned[c]) for c in inks.in_doubt]] = True
+        colour_doubt = between_inks | _as_light_as_entries(
             kinds, peaks[perm], likely, likely & (best_p < CONFIDENT)
         )
     doubt = (faint[perm] & (probs[:, 1:].max(axis=1) < CONFIDENT)) | colour_doubt
@@ -1013,6 +1018,13 @@ def _scan_grid(
             named=not handwritten_page,
             candidate_like=short[perm] & bool(in_other_colour.any()),
             theirs=hand > 0.5 if handwritten_page else None,
+        )
+        print_alone = not handwritten_page and not in_other_colour.any()
+        _doubt_untold_kinds(
+            reading,
+            entry_probs,
+            between_inks=between_inks & ~short[perm] & ~marks & ~glare,
+            lone_marks=pencil & ~torn[perm] & ~glare if print_alone else np.zeros(81, dtype=bool),
         )
     for i, v in enumerate(reading.givens):  # revision may have emptied or filled a cell
         if v:
@@ -1390,6 +1402,76 @@ def _doubt_faint_prints(
             "a faint print, or a crease's shadow"
         )
         _refuse(reading, Problem.FAINT_INK, problem, faint)
+
+
+def _left_out(
+    reading: Reading, probs: npt.NDArray[np.float64], cells: npt.NDArray[np.bool_], bar: float
+) -> list[int]:
+    """The ``cells`` revision left empty whose likeliest digit before the kind rules
+    (``probs``) is the solution's, at ``bar`` or more and ahead of "empty"."""
+    solution = reading.solution
+    assert solution is not None
+    digits = probs[:, 1:].argmax(axis=1) + 1
+    return [
+        int(c)
+        for c in np.flatnonzero(cells)
+        if not reading.givens[c]
+        and digits[c] == solution[c]
+        and probs[c, digits[c]] >= bar
+        and probs[c, digits[c]] > probs[c, 0]
+    ]
+
+
+def _doubt_untold_kinds(
+    reading: Reading,
+    probs: npt.NDArray[np.float64],
+    *,
+    between_inks: npt.NDArray[np.bool_],
+    lone_marks: npt.NDArray[np.bool_],
+) -> None:
+    """Unreadable where the kind rules left out of the givens ink that the network
+    (``probs``, before those rules) reads as the solution's digit, and whose kind no rule
+    tells: a print, or the person's (naming the cells).
+
+    * ``between_inks``: digits whose colour lies between the print's and the entries'
+      (an app's page, a photo of its screen), not small marks, read likelier the
+      solution's digit than all else together (``WEAK_DIGIT``). The kind rules give
+      their digit ``PRINT_DOUBT`` of "empty": a print that moire's colour fringes put
+      between, read at 0.62, then reads empty, and the puzzle without it has the
+      page's one solution (stress screen-photo-dark 4698: a printed 6 read as neither a
+      given nor the player's entry). A given or the player's right entry: its colour
+      does not tell. (On the 880 app and screen pages of seeds 4500-4719 read, no other
+      cell so doubted and read as nothing reached 0.5 for any digit: moire over
+      candidates is small ink, and junk spreads over the digits.) A digit in doubt for
+      strokes as light as the entries' alone is theirs by that (``_as_light_as_entries``).
+    * ``lone_marks``: cells of marks (pencil) on a page of print alone with at most
+      ``_MAX_LONE_MARKS`` of them, read likeliest as the solution's digit, ahead of
+      "empty". A print that blur or a lattice run off its cell broke into pieces is
+      marks by every rule of marks (stress motion-blur 4651: a shaken 4 whose bar alone
+      stayed dark, read 4 at 0.45; newsprint-crinkled 4635: a 7 cut by a lattice bent
+      off the page's curled edge, 0.80), and the puzzle without it has the page's one
+      solution. So is a person's lone candidate: which, the marks do not tell. (Of 976
+      pages of print alone with a solution, seeds 4400-4439 of every stress style, one
+      holds any marks.) A person noting candidates notes more: those pages are written on.
+    """
+    if reading.status != ReadStatus.OK:
+        return
+    untold = _left_out(reading, probs, between_inks, WEAK_DIGIT)
+    few = lone_marks.sum() <= _MAX_LONE_MARKS
+    broken = _left_out(reading, probs, lone_marks, 0.0) if few else []
+    problems = []
+    if untold:
+        problems.append(
+            f"{_cells_hold(untold)} a digit whose colour is neither clearly the print's "
+            "nor the entries': a given or the player's entry"
+        )
+    if broken:
+        problems.append(
+            f"{_cells_hold(broken)} marks that read as the digit the puzzle needs there: "
+            "a print broken apart, or a candidate"
+        )
+    if problems:
+        _refuse(reading, Problem.UNTOLD_KIND, "; ".join(problems), untold + broken)
 
 
 def _keep_inked_givens(

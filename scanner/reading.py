@@ -65,6 +65,7 @@ class Problem(StrEnum):
     UNNAMED_DIGIT = "unnamed-digit"  # ink likelier a digit than not, none surely read
     CLASHING_ENTRIES = "clashing-entries"  # entries clash with a given read in doubt
     UNCLEAR_ENTRIES = "unclear-entries"  # too many handwritten digits not read surely
+    UNTOLD_KIND = "untold-kind"  # the solution's digit read where no rule tells its kind
 
 
 # A cell read with at least this probability is *confident*: revision never changes it.

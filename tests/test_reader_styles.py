@@ -529,6 +529,32 @@ def test_ink_shorter_than_the_print_on_a_page_of_print_alone_is_no_candidate() -
     _read_right_or_refused(_stress_page("handheld", 4621, "Oxygen Sans"))
 
 
+@pytest.mark.parametrize(
+    ("style", "seed", "font"),
+    [("motion-blur", 4651, "Comfortaa"), ("newsprint-crinkled", 4635, "Lato")],
+)
+def test_a_print_broken_into_marks_is_not_left_out(style: str, seed: int, font: str) -> None:
+    # Pages of bench_stress with no ink but the print: a shaken 4 (r2c8) whose bar
+    # alone stayed dark, and a 7 (r4c1) cut by a lattice bent off a curled edge, were
+    # marks by every rule of marks (pencil), and the puzzles without them have the
+    # pages' solutions: read as other puzzles. Refused, they are read again (through
+    # the blur undone, or once more), and must come out right or refused.
+    _read_right_or_refused(_stress_page(style, seed, font))
+
+
+def test_a_digit_whose_colour_is_in_doubt_is_not_left_out() -> None:
+    # Page 4698 of bench_stress's screen-photo-dark: the moire's colour fringes put the
+    # printed 6 of r2c2 between the print's colour and the entries' (the network read a
+    # 6 at 0.62, "empty" at 0.003); the kind rules' doubt made "empty" its likeliest
+    # reading, and the puzzle without it has the page's one solution: read as neither a
+    # given nor the player's entry. Given or entry, its colour does not tell: refused,
+    # naming the cell.
+    page = _stress_page("screen-photo-dark", 4698, "Fira Code")
+    scan = _read_right_or_refused(page)
+    if scan.status == ReadStatus.UNREADABLE:
+        assert "r2c2" in [cell_name(c) for c in scan.doubtful_cells]
+
+
 def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
     # Page 321 of bench_stress's handheld (shake, glare, a steep tilt and JPEG at once):
     # deconvolved, twelve cells read under 0.5 and revision found a puzzle with one

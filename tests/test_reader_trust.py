@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from scanner.api import (
     ScanResult,
     _doubt_faint_prints,
+    _doubt_untold_kinds,
     _entries_in_print_font,
     _keep_inked_givens,
     read_photo,
@@ -255,6 +256,42 @@ def test_faint_ink_read_as_the_digit_the_puzzle_needs_is_doubted_not_taken() -> 
     p[cell, solution[cell]], p[cell, solution[cell] % 9 + 1] = 0.003, 0.47
     reading = revise(_probs(puzzle))
     _doubt_faint_prints(reading, p, faint)
+    assert reading.status == ReadStatus.OK and reading.givens == puzzle
+
+
+def test_ink_of_untold_kind_read_as_the_digit_the_puzzle_needs_is_doubted() -> None:
+    # Ink the kind rules left out of the givens (marks on a page of print alone, or a
+    # digit whose colour lies between the print's and the entries'), read by the
+    # network as the cell's solution digit: a print broken apart or faded by moire,
+    # or the person's, and the puzzle has its one solution either way.
+    puzzle, solution = _puzzle()
+    empty = [i for i, v in enumerate(puzzle) if not v]
+    cell = empty[0]
+    p = _probs(puzzle)
+    p[cell] = 0.05
+    p[cell, 0], p[cell, solution[cell]] = 0.1, 0.45
+    one = np.arange(81) == cell
+    none = np.zeros(81, dtype=bool)
+    reading = revise(_probs(puzzle))
+    _doubt_untold_kinds(reading, p, between_inks=none, lone_marks=one)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.doubtful_cells[0] == cell and reading.problems == [Problem.UNTOLD_KIND]
+    assert "marks" in reading.problem
+    # Under WEAK_DIGIT, a colour in doubt is no digit named; at 0.6 it is.
+    reading = revise(_probs(puzzle))
+    _doubt_untold_kinds(reading, p, between_inks=one, lone_marks=none)
+    assert reading.status == ReadStatus.OK
+    p[cell, solution[cell]] = 0.6
+    _doubt_untold_kinds(reading, p, between_inks=one, lone_marks=none)
+    assert reading.status == ReadStatus.UNREADABLE and "colour" in reading.problem
+    # Marks in three cells are a person's notes; another digit than the solution's is
+    # no print the puzzle could hold.
+    three = np.isin(np.arange(81), empty[:3])
+    reading = revise(_probs(puzzle))
+    _doubt_untold_kinds(reading, p, between_inks=none, lone_marks=three)
+    assert reading.status == ReadStatus.OK
+    p[cell, solution[cell]], p[cell, solution[cell] % 9 + 1] = 0.05, 0.6
+    _doubt_untold_kinds(reading, p, between_inks=one, lone_marks=one)
     assert reading.status == ReadStatus.OK and reading.givens == puzzle
 
 
