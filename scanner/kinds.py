@@ -124,6 +124,11 @@ _STRIPE_LENGTH = 5.0
 _STRIPE_OTHER = 3.0
 _STRIPE_PARALLEL = 2
 _STRIPE_TURN = 10.0
+# A row or column of a cell's ink map outside its middle third, inked over this share
+# of its length, is a grid line the lattice left inside the cell, not a stroke of the
+# moire (which crosses it) or of a digit (which stands in the middle); ``moire_stripes``
+# leaves it out.
+_STRIPE_FRAME = 0.5
 _MIN_INK_PIXELS = 4  # fewer ink pixels in a cell measure no colour (``_ink_colours``)
 # Ink inside a cell spanning this share of its height is something to measure the colour
 # of without the ink running off the cell (print stands half a cell or more, a pencil
@@ -485,12 +490,19 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     pieces of a digit's size, no size rule tells them from an entry (stress
     screen-photo 2917: eight empty cells read as entries 2, 6, 7 and 8). A digit's
     largest stroke is compact, or a lone line (a 1) with no others along it; the
-    entries under the same moire keep theirs (elongation 1.3-1.9 against 7-33).
+    entries under the same moire keep theirs (elongation 1.3-1.9 against 7-33). A grid
+    line across the cell (``_STRIPE_FRAME``) is left out first: the stripes ending on it
+    are one stroke with it, no longer a line (stress screen-photo 4807: a cell beside
+    the frame, its stripes joined to the frame's edge, read as an entry 8).
     """
     out = np.zeros(len(ink), dtype=bool)
     ys, xs = np.mgrid[0 : ink.shape[1], 0 : ink.shape[2]]
     for i, cell in enumerate(ink):
         binary = (cell > _STRIPE_INK).astype(np.uint8)
+        side = len(binary)
+        edge = np.abs(np.arange(side) - (side - 1) / 2.0) > side / 6.0
+        binary[edge & (binary.mean(axis=1) >= _STRIPE_FRAME)] = 0
+        binary[:, edge & (binary.mean(axis=0) >= _STRIPE_FRAME)] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
         # Each stroke's covariance from its pixels' moments, all strokes at once.
         area = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
