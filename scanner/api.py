@@ -215,6 +215,9 @@ PENCIL_EMPTY = 0.6
 # surely stays ahead, but within ``RIVAL_ODDS`` of "empty", so it stays a given only
 # where the puzzle needs it; ink the network hardly tells as any digit reads as empty.
 PRINT_DOUBT = 0.4
+# A sure "given" under this share of the stroke strength of the other givens of its
+# digit, and no stronger than the entries, is an entry (``_entries_by_strength``).
+_ENTRY_STRENGTH = 0.75
 # Digits of each kind an app's page needs before the strengths of its givens and its
 # entries are compared (``_as_light_as_entries``).
 _MIN_BY_STRENGTH = 3
@@ -836,6 +839,13 @@ def _scan_grid(
     # a 4 at the left and a 9 in the bottom right read as a 9 at 0.93).
     their_places = np.zeros(81, dtype=bool) if theirs is None else placed & theirs
     marks = pencil[perm] & ~((probs[:, 1:].max(axis=1) >= CONFIDENT) & ~their_places[perm])
+    # An app's givens are stronger than its entries: a sure "given" as light as the
+    # entries and far lighter than the print is an entry the moire gave a print's colour.
+    if not handwritten_page:
+        top = probs.argmax(axis=1)
+        likely_digit = (top > 0) & (probs[np.arange(81), top] >= LIKELY)
+        light = _entries_by_strength(kinds, peaks[perm], np.where(likely_digit, top, 0))
+        kinds = [CellKind.ENTRY if light[i] else k for i, k in enumerate(kinds)]
     # Entries told by another colour (see rule 4's exception below, after revision).
     in_other_colour = np.asarray([k == CellKind.ENTRY for k in kinds])
     if not handwritten_page and in_other_colour.any():
@@ -1293,34 +1303,77 @@ def _lighter_written_ink(
     return none
 
 
+def _strengths_apart(
+    kinds: list[CellKind], peaks: FloatArray, likely: npt.NDArray[np.bool_]
+) -> tuple[float, float] | None:
+    """The entries' strongest tenth and the givens' weakest tenth of stroke strength
+    (``peaks``, each cell's strongest) over the cells read ``likely`` as a digit (junk
+    is faint), where the givens' lies above the entries' (at least ``_MIN_BY_STRENGTH``
+    of each kind); else None.
+
+    An app on a light screen draws its givens black and the player's entries in a
+    colour, lighter in grey: the givens' strokes are then all stronger than the
+    entries'. (On a dark screen the two strengths overlap, and this tells nothing.)
+    """
+    given = np.array([k == CellKind.GIVEN for k in kinds])
+    entry = np.array([k == CellKind.ENTRY for k in kinds])
+    given_digits, entry_digits = peaks[given & likely], peaks[entry & likely]
+    if min(len(given_digits), len(entry_digits)) < _MIN_BY_STRENGTH:
+        return None
+    strongest_entries = float(np.percentile(entry_digits, 90))
+    weakest_givens = float(np.percentile(given_digits, 10))
+    return (strongest_entries, weakest_givens) if weakest_givens > strongest_entries else None
+
+
 def _as_light_as_entries(
     kinds: list[CellKind],
     peaks: FloatArray,
     likely: npt.NDArray[np.bool_],
     unsure: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.bool_]:
-    """Which GIVEN cells (81,) are no stronger than the entries, where strength tells.
+    """Which GIVEN cells (81,) are no stronger than the entries, where strength tells
+    (:func:`_strengths_apart`).
 
-    An app on a light screen draws its givens black and the player's entries in a
-    colour, lighter in grey: the givens' strokes (``peaks``, each cell's strongest) are
-    then all stronger than the entries'. Where they are (the givens' weakest tenth above
-    the entries' strongest tenth, at least ``_MIN_BY_STRENGTH`` of each; the cells read
-    ``likely`` as a digit tell, as junk is faint), a given of the entries' strength read
-    ``unsure`` (under ``CONFIDENT``) is in doubt whatever colour was measured: a
-    photographed screen's moire washes a thin entry to grey, and blurs its shape too. (A
-    sure print may be a thin glyph, such as a font's 8; on a dark screen the two
-    strengths overlap, and this tells nothing.)
+    A given of the entries' strength read ``unsure`` (under ``CONFIDENT``) is in doubt
+    whatever colour was measured: a photographed screen's moire washes a thin entry to
+    grey, and blurs its shape too. (A sure print may be a thin glyph, such as a font's
+    8: see :func:`_entries_by_strength` for the sure ones.)
     """
+    apart = _strengths_apart(kinds, peaks, likely)
+    if apart is None:
+        return np.zeros(len(kinds), dtype=bool)
     given = np.array([k == CellKind.GIVEN for k in kinds])
-    entry = np.array([k == CellKind.ENTRY for k in kinds])
-    none = np.zeros(len(kinds), dtype=bool)
-    given_digits, entry_digits = peaks[given & likely], peaks[entry & likely]
-    if min(len(given_digits), len(entry_digits)) < _MIN_BY_STRENGTH:
-        return none
-    strongest_entries = float(np.percentile(entry_digits, 90))
-    if float(np.percentile(given_digits, 10)) <= strongest_entries:
-        return none
-    return given & unsure & (peaks <= strongest_entries)
+    return given & unsure & (peaks <= apart[0])
+
+
+def _entries_by_strength(
+    kinds: list[CellKind], peaks: FloatArray, digits: npt.NDArray[np.int_]
+) -> npt.NDArray[np.bool_]:
+    """Which GIVEN cells (81,) read as a digit (``digits``, 0 where none is likely) are
+    the player's entries by strength alone: where strength tells
+    (:func:`_strengths_apart`), no stronger than the entries and under
+    ``_ENTRY_STRENGTH`` of the other givens of its digit (its glyph's printed copies).
+
+    Moire can wash an entry's colour to the print's (stress screen-photo 4834: the
+    player's pink 5 read as a given at 0.94, sure, and the puzzle with it has the
+    page's one solution), but never makes it stronger: its strokes measured 0.077, the
+    two printed 5s' 0.141 and 0.150 (the entries' 0.069-0.100). Against its own
+    glyph's copies, not the print at large: blur weakens a thin glyph's strokes more
+    than a bold one's (screen-photo 4659: two printed 8s at 0.126 and 0.129, the other
+    givens' weakest tenth 0.21, the entries' 0.08-0.16).
+    """
+    likely = digits > 0
+    apart = _strengths_apart(kinds, peaks, likely)
+    out = np.zeros(len(kinds), dtype=bool)
+    if apart is None:
+        return out
+    given = np.array([k == CellKind.GIVEN for k in kinds]) & likely
+    for c in np.flatnonzero(given & (peaks <= apart[0])):
+        copies = given & (digits == digits[c])
+        copies[c] = False
+        if copies.any():
+            out[c] = peaks[c] < _ENTRY_STRENGTH * float(np.median(peaks[copies]))
+    return out
 
 
 def _inks_by_shape(

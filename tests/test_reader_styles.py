@@ -705,6 +705,28 @@ def test_lightness_tells_the_givens_only_where_the_inks_are_apart_in_it() -> Non
     assert np.isnan(_lightness_way(dark, given, entry & (np.arange(11) > 8))).all()
 
 
+def test_a_sure_given_far_weaker_than_its_glyph_s_printed_copies_is_an_entry() -> None:
+    # Page 4834 of bench_stress's screen-photo: the moire washed the player's pink 5 in
+    # r5c1 toward the print's colour, and it was read as a sure given (0.94); the puzzle
+    # with it has the page's one solution. Its strokes are an entry's (0.077; the
+    # entries 0.069-0.100), half as strong as the two printed 5s (0.141, 0.150).
+    page = _stress_page("screen-photo", 4834, "Quicksand")
+    r5c1 = 4 * 9
+    assert page.entries[r5c1] == 5
+    scan = _read_right_or_refused(page)
+    if scan.status == ReadStatus.OK:
+        assert scan.entries[r5c1] == 5
+
+
+def test_thin_printed_glyphs_weakened_by_blur_stay_givens() -> None:
+    # Page 4659 of bench_stress's screen-photo: blur left the two printed 8s (r6c1,
+    # r7c2) as weak as the player's entries, far under the other givens; against each
+    # other, their glyph's copies, they are as strong as print is.
+    page = _stress_page("screen-photo", 4659, "Oxygen Sans")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+
+
 def test_an_entry_washed_to_the_print_s_colour_but_not_its_lightness_is_no_sure_given() -> None:
     # Page 3707 of bench_stress's screen-photo-dark: the player's thin 1 in r1c2, washed
     # out by moire to a colour inside the givens' group (0.34 of the way to the blue
