@@ -215,11 +215,11 @@ PENCIL_EMPTY = 0.6
 # surely stays ahead, but within ``RIVAL_ODDS`` of "empty", so it stays a given only
 # where the puzzle needs it; ink the network hardly tells as any digit reads as empty.
 PRINT_DOUBT = 0.4
-# A sure "given" under this share of the stroke strength of the other givens of its
-# digit, and no stronger than the entries, is an entry (``_entries_by_strength``).
+# A "given" under this share of the stroke strength of the other givens of its digit,
+# and no stronger than the entries, is an entry (``_entries_by_strength``).
 _ENTRY_STRENGTH = 0.75
 # Digits of each kind an app's page needs before the strengths of its givens and its
-# entries are compared (``_as_light_as_entries``).
+# entries are compared (``_strengths_apart``).
 _MIN_BY_STRENGTH = 3
 
 # Reading decodes a copy whose long side is about this: enough for the digits (a grid
@@ -839,8 +839,9 @@ def _scan_grid(
     # a 4 at the left and a 9 in the bottom right read as a 9 at 0.93).
     their_places = np.zeros(81, dtype=bool) if theirs is None else placed & theirs
     marks = pencil[perm] & ~((probs[:, 1:].max(axis=1) >= CONFIDENT) & ~their_places[perm])
-    # An app's givens are stronger than its entries: a sure "given" as light as the
-    # entries and far lighter than the print is an entry the moire gave a print's colour.
+    # An app's givens are stronger than its entries: a "given" as light as the entries
+    # and far lighter than its glyph's printed copies is an entry the moire gave a
+    # print's colour.
     if not handwritten_page:
         top = probs.argmax(axis=1)
         likely_digit = (top > 0) & (probs[np.arange(81), top] >= LIKELY)
