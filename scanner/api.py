@@ -839,13 +839,15 @@ def _scan_grid(
     # a 4 at the left and a 9 in the bottom right read as a 9 at 0.93).
     their_places = np.zeros(81, dtype=bool) if theirs is None else placed & theirs
     marks = pencil[perm] & ~((probs[:, 1:].max(axis=1) >= CONFIDENT) & ~their_places[perm])
+    # Each cell's likeliest reading, print and hand alike (as ``entry_probs`` below).
+    best = probs.argmax(axis=1)
+    best_p = probs[np.arange(81), best]
+    likely = (best > 0) & (best_p >= LIKELY)
     # An app's givens are stronger than its entries: a "given" as light as the entries
     # and far lighter than its glyph's printed copies is an entry the moire gave a
     # print's colour.
     if not handwritten_page:
-        top = probs.argmax(axis=1)
-        likely_digit = (top > 0) & (probs[np.arange(81), top] >= LIKELY)
-        light = _entries_by_strength(kinds, peaks[perm], np.where(likely_digit, top, 0))
+        light = _entries_by_strength(kinds, peaks[perm], np.where(likely, best, 0))
         kinds = [CellKind.ENTRY if light[i] else k for i, k in enumerate(kinds)]
     # Entries told by another colour (see rule 4's exception below, after revision).
     in_other_colour = np.asarray([k == CellKind.ENTRY for k in kinds])
@@ -882,10 +884,7 @@ def _scan_grid(
     probs[:, 0] += sideways
     # The digit surely inked in each cell, print and hand alike: where only the kind is
     # in doubt, the puzzle with or without it as a given is the same grid to draw.
-    best = entry_probs.argmax(axis=1)
-    best_p = entry_probs[np.arange(81), best]
     inked = np.where(best_p >= INKED, best, 0)
-    likely = (best > 0) & (best_p >= LIKELY)
     # Ink that may not be print at all: strokes under half as strong as the grid's
     # digits that the network doubts as a digit (pencil marks, moire, a crease's
     # shadow, a bent grid line's remnant; a faint print read with confidence is no such

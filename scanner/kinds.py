@@ -497,10 +497,10 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """
     out = np.zeros(len(ink), dtype=bool)
     ys, xs = np.mgrid[0 : ink.shape[1], 0 : ink.shape[2]]
+    side = ink.shape[1]  # (square maps)
+    edge = np.abs(np.arange(side) - (side - 1) / 2.0) > side / 6.0  # outside the middle third
     for i, cell in enumerate(ink):
         binary = (cell > _STRIPE_INK).astype(np.uint8)
-        side = len(binary)
-        edge = np.abs(np.arange(side) - (side - 1) / 2.0) > side / 6.0
         binary[edge & (binary.mean(axis=1) >= _STRIPE_FRAME)] = 0
         binary[:, edge & (binary.mean(axis=0) >= _STRIPE_FRAME)] = 0
         n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)

@@ -523,33 +523,33 @@ def test_glare_is_measured_on_the_photo_as_taken_not_on_its_deconvolution() -> N
     assert 3 * 9 + 5 in scan.doubtful_cells
 
 
-def test_copies_in_doubt_are_told_on_the_rows_revision_reads() -> None:
-    # Page 4597 of bench_stress's glare-burnt: three copies of a glyph read in doubt,
-    # one at 0.89999999 of a row summing to 0.99999998 (the rules' sums in floating
-    # point), which revision, normalising the row, reads at 0.9: sure, so no copy in
-    # doubt, and the reader stopped with a ValueError. The page is refused, read whole.
-    _read_right_or_refused(_stress_page("glare-burnt", 4597, "Hershey Duplex"))
-
-
-def test_ink_shorter_than_the_print_on_a_page_of_print_alone_is_no_candidate() -> None:
-    # Page 4621 of bench_stress's handheld (shake, glare, a tilt and JPEG at once): a
-    # printed 1 in r5c9 shaken into ink shorter than the print, read "empty" at 0.17
-    # (its digits' shares 0.83), and the puzzle without it kept the page's solution.
-    # Short ink may be a lone candidate only where someone noted some; on a page of
-    # print alone the reading does not leave it out unnoticed.
-    _read_right_or_refused(_stress_page("handheld", 4621, "Oxygen Sans"))
-
-
 @pytest.mark.parametrize(
     ("style", "seed", "font"),
-    [("motion-blur", 4651, "Comfortaa"), ("newsprint-crinkled", 4635, "Lato")],
+    [
+        # Three copies of a glyph read in doubt, one at 0.89999999 of a row summing to
+        # 0.99999998 (the rules' sums in floating point), which revision, normalising
+        # the row, reads at 0.9: sure, so no copy in doubt, and the reader stopped with
+        # a ValueError. The page is refused, read whole.
+        ("glare-burnt", 4597, "Hershey Duplex"),
+        # Shake, glare, a tilt and JPEG at once: a printed 1 in r5c9 shaken into ink
+        # shorter than the print, read "empty" at 0.17 (its digits' shares 0.83), and
+        # the puzzle without it kept the page's solution. Short ink may be a lone
+        # candidate only where someone noted some; on a page of print alone the reading
+        # does not leave it out unnoticed.
+        ("handheld", 4621, "Oxygen Sans"),
+        # Pages with no ink but the print: a shaken 4 (r2c8) whose bar alone stayed
+        # dark, and a 7 (r4c1) cut by a lattice bent off a curled edge, were marks by
+        # every rule of marks (pencil), and the puzzles without them have the pages'
+        # solutions: read as other puzzles. Refused, they are read again (through the
+        # blur undone, or once more), and must come out right or refused.
+        ("motion-blur", 4651, "Comfortaa"),
+        ("newsprint-crinkled", 4635, "Lato"),
+    ],
 )
-def test_a_print_broken_into_marks_is_not_left_out(style: str, seed: int, font: str) -> None:
-    # Pages of bench_stress with no ink but the print: a shaken 4 (r2c8) whose bar
-    # alone stayed dark, and a 7 (r4c1) cut by a lattice bent off a curled edge, were
-    # marks by every rule of marks (pencil), and the puzzles without them have the
-    # pages' solutions: read as other puzzles. Refused, they are read again (through
-    # the blur undone, or once more), and must come out right or refused.
+def test_pages_once_read_as_other_puzzles_are_read_right_or_refused(
+    style: str, seed: int, font: str
+) -> None:
+    # Pages of bench_stress that stopped the reader or were read as another puzzle.
     _read_right_or_refused(_stress_page(style, seed, font))
 
 
