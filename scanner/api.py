@@ -215,6 +215,12 @@ PENCIL_EMPTY = 0.6
 # surely stays ahead, but within ``RIVAL_ODDS`` of "empty", so it stays a given only
 # where the puzzle needs it; ink the network hardly tells as any digit reads as empty.
 PRINT_DOUBT = 0.4
+# Faint ink the network all but rules out as "empty" (at most this) is surely some
+# digit; left empty on a page of print alone while the digit the puzzle needs there is
+# within _NEAR_LIKELIEST of its likeliest one, it may well be that print
+# (``_doubt_faint_prints``).
+_SURELY_INK = 0.05
+_NEAR_LIKELIEST = 2.0
 # A "given" under this share of the stroke strength of the other givens of its digit,
 # and no stronger than the entries, is an entry (``_entries_by_strength``).
 _ENTRY_STRENGTH = 0.75
@@ -1012,8 +1018,12 @@ def _scan_grid(
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
         # the reading as read.)
         own_only = blank(maps)[perm] & (entry_probs[:, 0] < 1.0)
+        others = written | pencil | glare | colour_doubt
         _doubt_faint_prints(
-            reading, entry_probs, own_only & ~(written | pencil | glare | colour_doubt)
+            reading,
+            entry_probs,
+            own_only & ~others,
+            shaken=np.zeros(81, dtype=bool) if noted else doubt & ~others,
         )
     faint_entries: list[int] = []
     if reading.solution is not None:
@@ -1424,11 +1434,27 @@ def _cells_hold(cells: list[int], adverb: str = "") -> str:
     return f"{noun} {cells_text(cells)} {adverb}{verb}"
 
 
+def _refuse_holding(reading: Reading, kind: Problem, *held: tuple[list[int], str]) -> None:
+    """Refuse ``reading`` (a problem of ``kind``) where cells hold what is in doubt:
+    each ``(cells, what)`` with cells says "cells r1c2, r3c4 hold <what>", the sayings
+    joined by "; ", every such cell named."""
+    named = [(cells, what) for cells, what in held if cells]
+    if named:
+        problem = "; ".join(f"{_cells_hold(cells)} {what}" for cells, what in named)
+        _refuse(reading, kind, problem, [c for cells, _ in named for c in cells])
+
+
 def _doubt_faint_prints(
-    reading: Reading, probs: npt.NDArray[np.float64], own_only: npt.NDArray[np.bool_]
+    reading: Reading,
+    probs: npt.NDArray[np.float64],
+    own_only: npt.NDArray[np.bool_],
+    *,
+    shaken: npt.NDArray[np.bool_],
 ) -> None:
     """Unreadable where a cell too faint for the grid's ink scale reads at its own
-    strength surely (``CONFIDENT``) as the solution's digit, naming the cells.
+    strength surely (``CONFIDENT``) as the solution's digit, or where faint ink on a
+    page of print alone (``shaken``) is surely some digit that may be the solution's,
+    naming the cells.
 
     Such a cell (``own_only``: blank at the grid's strength, digit-shaped at its own; a
     print in glare or washed out, or a crease's shadow) gets ``OWN_STRENGTH_SHARE`` of
@@ -1441,6 +1467,18 @@ def _doubt_faint_prints(
     and as a 7 at 0.91, the digits the puzzle has there). The network is as sure of
     either, so the page is not read. (From 2026-11-28 such a cell was taken as a given;
     on the 840 legible pages of stress seeds 2000-2029 the rule found none.)
+
+    ``shaken``: cells whose ink is under half the grid's strength and that the network
+    doubts as a digit, on a page with no entries, marks or second ink. Such ink gets
+    ``PRINT_DOUBT`` of "empty" and, where the network cannot tell which digit it is,
+    reads empty; the puzzle without it has the page's one solution. Where the network
+    all but rules out "empty" (``_SURELY_INK``) and the solution's digit is within
+    ``_NEAR_LIKELIEST`` of its likeliest, it is likely that print, shaken or faded past
+    naming (stress handheld 4843 and 4956: a printed 8 read 4 0.36, 8 0.32; a 7 read 9
+    0.45, 7 0.40, both left out of a page read as right). Junk in an empty cell (a dark
+    or noisy photo's grain) spreads over the digits and keeps some "empty": of Wicht's
+    800 degraded photos no page read right holds such a cell. Ink read likeliest as
+    the solution's digit is ``_keep_inked_givens``' to give back or refuse.
     """
     solution = reading.solution
     assert solution is not None
@@ -1449,12 +1487,22 @@ def _doubt_faint_prints(
         for c in np.flatnonzero(own_only)
         if not reading.givens[c] and probs[c, solution[c]] >= CONFIDENT * OWN_STRENGTH_SHARE
     ]
-    if faint:
-        problem = (
-            f"{_cells_hold(faint)} faint ink read as the digit the puzzle needs there: "
-            "a faint print, or a crease's shadow"
-        )
-        _refuse(reading, Problem.FAINT_INK, problem, faint)
+    unnamed = [
+        int(c)
+        for c in np.flatnonzero(shaken & (probs[:, 0] <= _SURELY_INK))
+        if not reading.givens[c]
+        and c not in faint
+        and int(np.argmax(probs[c, 1:])) + 1 != solution[c]
+        and _NEAR_LIKELIEST * probs[c, solution[c]] >= probs[c, 1:].max()
+    ]
+    _refuse_holding(
+        reading,
+        Problem.FAINT_INK,
+        (faint, "faint ink read as the digit the puzzle needs there: a faint print, or a "
+         "crease's shadow"),
+        (unnamed, "faint ink, surely a digit but not one that can be told, maybe the one "
+         "the puzzle needs there: a faint or shaken print"),
+    )  # fmt: skip
 
 
 def _left_out(
@@ -1512,19 +1560,14 @@ def _doubt_untold_kinds(
     untold = _left_out(reading, probs, between_inks, WEAK_DIGIT)
     few = lone_marks.sum() <= _MAX_LONE_MARKS
     broken = _left_out(reading, probs, lone_marks, 0.0) if few else []
-    problems = []
-    if untold:
-        problems.append(
-            f"{_cells_hold(untold)} a digit whose colour is neither clearly the print's "
-            "nor the entries': a given or the player's entry"
-        )
-    if broken:
-        problems.append(
-            f"{_cells_hold(broken)} marks that read as the digit the puzzle needs there: "
-            "a print broken apart, or a candidate"
-        )
-    if problems:
-        _refuse(reading, Problem.UNTOLD_KIND, "; ".join(problems), untold + broken)
+    _refuse_holding(
+        reading,
+        Problem.UNTOLD_KIND,
+        (untold, "a digit whose colour is neither clearly the print's nor the entries': a "
+         "given or the player's entry"),
+        (broken, "marks that read as the digit the puzzle needs there: a print broken "
+         "apart, or a candidate"),
+    )  # fmt: skip
 
 
 def _keep_inked_givens(

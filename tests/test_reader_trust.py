@@ -248,15 +248,43 @@ def test_faint_ink_read_as_the_digit_the_puzzle_needs_is_doubted_not_taken() -> 
     p[cell, 0], p[cell, solution[cell]] = 0.5, 0.47
     faint = np.arange(81) == cell
     reading = revise(_probs(puzzle))
-    _doubt_faint_prints(reading, p, faint)
+    _doubt_faint_prints(reading, p, faint, shaken=np.zeros(81, dtype=bool))
     assert reading.status == ReadStatus.UNREADABLE
     assert reading.doubtful_cells[0] == cell and reading.solution is None
     assert "faint ink" in reading.problem and reading.givens == puzzle
     assert reading.problems == [Problem.FAINT_INK]
     p[cell, solution[cell]], p[cell, solution[cell] % 9 + 1] = 0.003, 0.47
     reading = revise(_probs(puzzle))
-    _doubt_faint_prints(reading, p, faint)
+    _doubt_faint_prints(reading, p, faint, shaken=np.zeros(81, dtype=bool))
     assert reading.status == ReadStatus.OK and reading.givens == puzzle
+
+
+def test_faint_ink_surely_a_digit_near_the_solution_s_is_doubted_on_a_page_of_print() -> None:
+    # Faint ink on a page of print alone that the network all but rules out as "empty"
+    # but cannot name: the solution's digit close behind the likeliest one is a shaken
+    # print as likely as not, and the puzzle without it has the one solution. Ink that
+    # may be empty, or whose likeliest digit leaves the solution's far behind, is junk.
+    puzzle, solution = _puzzle()
+    cell = next(i for i, v in enumerate(puzzle) if not v)
+    other = solution[cell] % 9 + 1
+    shaken = np.arange(81) == cell
+    none = np.zeros(81, dtype=bool)
+
+    def doubted(p_empty: float, p_other: float, p_solution: float, cells: np.ndarray) -> bool:
+        p = _probs(puzzle)
+        p[cell] = 0.0
+        p[cell, 0], p[cell, other], p[cell, solution[cell]] = p_empty, p_other, p_solution
+        reading = revise(_probs(puzzle))
+        _doubt_faint_prints(reading, p, none, shaken=cells)
+        assert reading.status != ReadStatus.UNREADABLE or reading.doubtful_cells[0] == cell
+        return reading.status == ReadStatus.UNREADABLE
+
+    assert doubted(0.01, 0.55, 0.44, shaken)
+    assert not doubted(0.01, 0.55, 0.44, none)  # not faint, or a page written on
+    assert not doubted(0.2, 0.45, 0.35, shaken)  # maybe empty
+    assert not doubted(0.01, 0.79, 0.2, shaken)  # another digit, far ahead
+    # The solution's digit likeliest is _keep_inked_givens' to give back or refuse.
+    assert not doubted(0.01, 0.44, 0.55, shaken)
 
 
 def test_ink_of_untold_kind_read_as_the_digit_the_puzzle_needs_is_doubted() -> None:
