@@ -1092,7 +1092,8 @@ def _scan_grid(
     # 4990-5019, none of the player's read so.
     no_digit = np.zeros(81, dtype=bool)
     if not handwritten_page:
-        no_digit = entry_probs[:, 0] >= entry_probs[:, 1:].max(axis=1)
+        nothing_likelier = entry_probs[:, 0] >= entry_probs[:, 1:].max(axis=1)
+        no_digit = nothing_likelier & (np.asarray(reading.givens) == 0)
     entries = [0] * 81
     for cell in [*np.flatnonzero(written), *emptied, *faint_entries]:
         if stripes[cell] or no_digit[cell]:
