@@ -25,7 +25,10 @@ the two inks apart: moire tints a screen's white print, but leaves it white; and
 a given more than a quarter of the way to an entry ink, in either view, as light as the
 entries (or as dark): an entry whose colour moire washed out to the print's. The colour
 is the digit's own: ink running off the cell's middle (a grid line, a phone's bezel in a
-cell a lattice a little off cuts) is left out.
+cell a lattice a little off cuts) is left out. A digit whose strokes stand out of their
+paper too little to show a colour (``_ink_masks``) is told by nothing: on a page of two
+inks it is a given in doubt, not a given by default (a player's entry under a screen's
+moire, read as a digit with confidence, had been taken for print).
 """
 
 from __future__ import annotations
@@ -700,7 +703,8 @@ class Kinds:
         and GIVEN cells of an ink short of an entry ink's end of that way in either view
         (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
         (``_lightness_way``), and of a given more than a quarter of the way to an entry
-        ink in either view yet nearer the entries' lightness.
+        ink in either view yet nearer the entries' lightness; and, where there are
+        entries, GIVEN cells whose ink shows no colour to measure.
     """
 
     kinds: list[CellKind]
@@ -763,6 +767,7 @@ def cell_kinds(
     lab = _ink_lab(digit_cells, masks)
     found = np.isfinite(lab[:, 0])
     printed = [int(i) for i in idx[found]]
+    unmeasured = [int(i) for i in idx[~found]]  # no colour: given or entry, untold
     lab, digit_cells, masks = lab[found], digit_cells[found], masks[found]
     lightness, colours = lab[:, 0], lab[:, 1:]
     if not printed:
@@ -867,7 +872,7 @@ def cell_kinds(
         )
         if odd or g or doubted or (b and not e)
     ]
-    return Kinds(kinds, in_doubt=in_doubt)
+    return Kinds(kinds, in_doubt=in_doubt + unmeasured)
 
 
 def _lightness_way(

@@ -560,6 +560,10 @@ def test_glare_is_measured_on_the_photo_as_taken_not_on_its_deconvolution() -> N
         # pages' solutions. Refused, naming the cell.
         ("handheld", 4843, "Hack", "r8c6"),
         ("handheld", 4956, "Quicksand", "r4c7"),
+        # The player's 2 in r1c1 under a screen's moire, its strokes too faint beside
+        # the paper to measure a colour: no ink told its kind, so it stayed the given
+        # a digit cell starts as, and the puzzle with it has the page's one solution.
+        ("screen-photo", 5068, "Inconsolata", "r1c1"),
     ],
 )
 def test_pages_once_read_as_other_puzzles_are_read_right_or_refused(
