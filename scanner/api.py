@@ -63,6 +63,7 @@ from .quality import (
     covered_cells,
     cut_off_cells,
     diagnose,
+    frame_missed,
     lines_through,
     washed_out,
 )
@@ -234,6 +235,8 @@ WORK_SIDE = 1600
 # Why a reading whose lattice missed a line is refused (``_scan_grid``); such a grid is
 # looked for again with a comb that bends (``_scan_grid_or_unblurred``).
 _LINE_THROUGH_CELLS = "a grid line runs through the middle of a row or column of cells"
+# Why a reading whose lattice left the grid's frame somewhere is refused (``_scan_grid``).
+_FRAME_MISSED = "the grid's lines could not be followed along its frame"
 # A grid's paper this textured (see scanner.locate.fine_texture) is read through a blur:
 # about three times the most that clean print measures (0.035); a light screen's moire
 # measures 0.1 to 0.18.
@@ -1013,6 +1016,14 @@ def _scan_grid(
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
         if astray:
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
+    # So is a crossing of the lattice's outer line pulled in off the grid's frame: the
+    # cells beside it were cut from the wrong pixels (a crumpled page's corner).
+    if reading.status != ReadStatus.UNREADABLE:
+        seen_ink = ink if taken is None else taken
+        off_frame = frame_missed(descreen(seen_ink, blur) if blur else seen_ink, geometry)
+        missed = [int(c) for c in np.flatnonzero(off_frame[perm])]
+        if missed:
+            _refuse(reading, Problem.FRAME_MISSED, _FRAME_MISSED, missed)
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps

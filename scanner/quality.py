@@ -44,6 +44,7 @@ __all__ = [
     "covered_cells",
     "cut_off_cells",
     "diagnose",
+    "frame_missed",
     "lines_through",
     "washed_out",
 ]
@@ -66,6 +67,26 @@ _ASTRAY_RIDGE = 15.0  # ... a line this much darker (grey levels) than the paper
 # once, so at most three long upright strokes (1, 4, 7), and not at one place in each
 # cell; on 684 photos and rendered pages read, no row or column had more than two.
 _ASTRAY_CELLS = 6
+# The grid's frame (``frame_missed``) lies within this share of a cell of the lattice's
+# outer line (a crumpled page's frame waves up to about 0.15 off the lattice's smooth
+# curve between crossings); a frame the lattice left lies farther out, up to
+# ``_FRAME_BEYOND``.
+_FRAME_REACH = 0.25
+_FRAME_BEYOND = 0.75
+# Where along an outer edge (shares of it from a crossing) the frame is looked for:
+# beside the crossing, clear of the crossing line's ink.
+_FRAME_ENDS = (0.12, 0.32)
+# An edge's end is off the frame where the frame stands out under ``_FRAME_NEAR`` of its
+# median strength (over the 72 ends) within reach, while a line at least ``_FRAME_FAR``
+# as strong lies beyond. On 336 stress pages read right (seeds 5050-5061, every legible
+# style), of the ends with such a line beyond, none measured under 0.62 of the median
+# within reach; a lattice half a cell off the frame (newsprint-crinkled 5065), 0.06. A
+# frame in deep shade is weak within reach but has no line beyond it.
+_FRAME_NEAR = 0.25
+_FRAME_FAR = 0.5
+# Where the frame's median stands out less than this (grey levels), there is no frame
+# to go by (an app's grid drawn without one).
+_FRAME_SEEN = 20.0
 # Something over the grid (``covered_cells``): a patch darker than this share of the
 # paper around it (its cells' brightest tenth, the median of 5 x 5 cells: light falls off
 # across a page smoothly, a fingertip covers a cell or four) ...
@@ -178,6 +199,85 @@ def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
             out[astray, :] = True
         else:
             out[:, astray] = True
+    return out.ravel()
+
+
+def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool_]:
+    """Which cells (81,) lie beside a crossing of the lattice's outer line that is off
+    the grid's frame.
+
+    Each outer edge is looked across near each of its ends (at five places between
+    ``_FRAME_ENDS`` of the way from the crossing, clear of the crossing line), from
+    ``_FRAME_REACH`` of a cell inside to ``_FRAME_BEYOND`` outside: how far the darkest
+    point within reach of the lattice's line, and the darkest beyond it, lie below the
+    brightest (medians over the places). A grid's frame is dark all round: where
+    nothing stands out within reach while a line does beyond, and the frame's median
+    stands out well, the frame lies beyond the lattice. A crossing whose every end on
+    that side is so was pulled in off the frame (stress newsprint-crinkled 5065: the
+    lattice followed a crumpled corner half a cell in, the printed 5 of r9c1 left below
+    its bottom line, read "empty", and the puzzle without it has the page's one
+    solution): the cells beside it were cut from the wrong pixels. Between crossings
+    a crinkled page's frame may bulge out of reach (newsprint-crinkled 5078, a third of
+    a cell) where the lattice's straight edge still holds the cells. Ends whose look
+    across runs off the photo are not judged (the frame may lie beyond its edge).
+
+    Parameters
+    ----------
+    ink : (H, W) uint8 array
+        The photo the lattice refers to, gray, dark ink on light paper.
+    geometry : GridGeometry
+        The grid's lattice in that image.
+    """
+    lat = np.asarray(geometry.lattice, dtype=np.float64)
+    near_start = np.linspace(_FRAME_ENDS[0], _FRAME_ENDS[1], 5)
+    along = np.concatenate([near_start, 1.0 - near_start])  # (10,): the start's, the end's
+    outward = np.linspace(-_FRAME_REACH, _FRAME_BEYOND, 21)
+    near, far = outward <= _FRAME_REACH, outward > _FRAME_REACH
+    # Per side: the outer line's crossings (start, end of each edge) and the next line
+    # in, whose offset from the outer one is "one cell inward" at each place.
+    sides = (
+        (lat[0, :-1], lat[0, 1:], lat[1, :-1], lat[1, 1:]),  # top
+        (lat[9, :-1], lat[9, 1:], lat[8, :-1], lat[8, 1:]),  # bottom
+        (lat[:-1, 0], lat[1:, 0], lat[:-1, 1], lat[1:, 1]),  # left
+        (lat[:-1, 9], lat[1:, 9], lat[:-1, 8], lat[1:, 8]),  # right
+    )
+    h, w = ink.shape[:2]
+    # (side, edge, end): the frame's strength within reach and beyond (NaN: off the photo)
+    within = np.full((4, 9, 2), np.nan)
+    beyond = np.full((4, 9, 2), np.nan)
+    for k, (start, end, inner_start, inner_end) in enumerate(sides):
+        on_line = start[:, None] + along[None, :, None] * (end - start)[:, None]  # (9, 10, 2)
+        inward = inner_start[:, None] + along[None, :, None] * (inner_end - inner_start)[:, None]
+        inward -= on_line
+        points = on_line[:, :, None] - outward[None, None, :, None] * inward[:, :, None]
+        x, y = points[..., 0], points[..., 1]
+        off = ((x < 0) | (y < 0) | (x > w - 1) | (y > h - 1)).reshape(9, 2, -1).any(axis=2)
+        flat = points.reshape(-1, 2).astype(np.float32)
+        values = cv2.remap(ink, flat[:, 0:1], flat[:, 1:2], cv2.INTER_LINEAR)
+        values = values.reshape(9, 2, len(near_start), len(outward)).astype(np.float64)
+        paper = values.max(axis=3)
+        within[k] = np.median(paper - values[..., near].min(axis=3), axis=2)
+        beyond[k] = np.median(paper - values[..., far].min(axis=3), axis=2)
+        within[k][off] = beyond[k][off] = np.nan
+    out = np.zeros((9, 9), dtype=bool)
+    if np.isnan(within).all():
+        return out.ravel()
+    frame = float(np.nanmedian(within))
+    if frame < _FRAME_SEEN:
+        return out.ravel()
+    with np.errstate(invalid="ignore"):
+        left = (within < _FRAME_NEAR * frame) & (beyond >= _FRAME_FAR * frame)
+    judged = ~np.isnan(within)
+    for k in range(4):
+        for crossing in range(10):
+            # The ends at this crossing: edge crossing-1's far end, edge crossing's start.
+            ends = [(e, j) for e, j in ((crossing - 1, 1), (crossing, 0)) if 0 <= e <= 8]
+            ends = [(e, j) for e, j in ends if judged[k, e, j]]
+            if not ends or not all(left[k, e, j] for e, j in ends):
+                continue
+            for e, _ in ends:
+                row, col = {0: (0, e), 1: (8, e), 2: (e, 0), 3: (e, 8)}[k]
+                out[row, col] = True
     return out.ravel()
 
 

@@ -17,6 +17,7 @@ from scanner.quality import (
     covered_cells,
     cut_off_cells,
     diagnose,
+    frame_missed,
     lines_through,
 )
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
@@ -75,6 +76,39 @@ def test_a_grid_line_through_the_middle_of_cells_is_found() -> None:
     expected = np.zeros((9, 9), dtype=bool)
     expected[:, 8] = expected[3, :] = True
     np.testing.assert_array_equal(found.reshape(9, 9), expected)
+
+
+def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not() -> None:
+    # The lattice found lies on the frame all round. With its bottom-left corner pulled
+    # half a cell up and in (a crumpled corner followed wrongly), the frame stands
+    # beyond the edges next to it: the cells along them are named, and only those.
+    gray, geometry = _located(0.0)
+    assert not frame_missed(gray, geometry).any()
+    lattice = geometry.lattice.copy()
+    cell = lattice[1, 1] - lattice[0, 0]
+    lattice[9, 0] -= 0.5 * cell * np.array([-1.0, 1.0])  # half a cell up and right
+    lattice[9, 1] -= 0.5 * cell * np.array([0.0, 1.0])  # half a cell up
+    found = frame_missed(gray, GridGeometry(lattice, geometry.image_size)).reshape(9, 9)
+    assert found[8, 0] and found.sum() <= 3, np.argwhere(found)
+    assert set(map(tuple, np.argwhere(found))) <= {(8, 0), (8, 1), (7, 0)}
+    # A frame in deep shade is faint where the lattice lies, with no line beyond it.
+    shaded = gray.copy()
+    h = shaded.shape[0]
+    shade = int(geometry.lattice[0, 2, 0])  # the first two columns and the page beside
+    shaded[:, :shade] = (shaded[:, :shade] * 0.15).astype(np.uint8)
+    assert not frame_missed(shaded, geometry).any()
+    # Nor is an edge judged where the look across runs off the photo (what lies beyond
+    # its edge is no frame): the left frame gone (faded, say) and the photo cut a third
+    # of a cell outside the lattice's left line.
+    x = round(float(geometry.lattice[:, 0, 0].max()))
+    width = int(cell[0])
+    faded = gray.copy()
+    faded[:, : x + width // 8] = 255
+    left = x - width // 3
+    cropped = faded[:, left:]
+    moved = geometry.lattice.copy()
+    moved[..., 0] -= left
+    assert not frame_missed(cropped, GridGeometry(moved, (cropped.shape[1], h))).any()
 
 
 def _bar(gray: np.ndarray, tip: np.ndarray, way: np.ndarray, width: float, level: int) -> None:
