@@ -79,11 +79,16 @@ _FRAME_ENDS = (0.12, 0.32)
 # An edge's end is off the frame where the frame stands out under ``_FRAME_NEAR`` of its
 # median strength (over the 72 ends) within reach, while a line at least ``_FRAME_FAR``
 # as strong lies beyond. On 336 stress pages read right (seeds 5050-5061, every legible
-# style), of the ends with such a line beyond, none measured under 0.62 of the median
-# within reach; a lattice half a cell off the frame (newsprint-crinkled 5065), 0.06. A
-# frame in deep shade is weak within reach but has no line beyond it.
+# style), of the ends with such a line beyond, none measured under 0.63 of the median
+# within reach; a lattice half a cell off the frame (newsprint-crinkled 5065), 0.06; a
+# corner pulled in a third of a cell over empty paper (crumpled-12mp 5093), 0.13, which
+# ``_ink_cut_off`` lets stand. A frame in deep shade is weak within reach but has no
+# line beyond it.
 _FRAME_NEAR = 0.25
 _FRAME_FAR = 0.5
+# Ink between an edge pulled in and the frame beyond it is a digit's the cell lost
+# unless it lies within this share of a cell of the frame's darkest point (its width).
+_FRAME_CLEAR = 0.15
 # Where the frame's median stands out less than this (grey levels), there is no frame
 # to go by (an app's grid drawn without one).
 _FRAME_SEEN = 20.0
@@ -120,6 +125,7 @@ _COVER_MAX_SHARE = 0.4
 _COVER_MIDDLE = 0.1
 
 UInt8Array = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
 
 
 def _edge_spread(cells: UInt8Array) -> npt.NDArray[np.float64]:
@@ -203,23 +209,26 @@ def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
 
 
 def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool_]:
-    """Which cells (81,) lie beside a crossing of the lattice's outer line that is off
-    the grid's frame.
+    """Which cells (81,) beside a crossing of the lattice's outer line pulled in off the
+    grid's frame lost ink to the frame's side.
 
     Each outer edge is looked across near each of its ends (at five places between
     ``_FRAME_ENDS`` of the way from the crossing, clear of the crossing line), from
-    ``_FRAME_REACH`` of a cell inside to ``_FRAME_BEYOND`` outside: how far the darkest
-    point within reach of the lattice's line, and the darkest beyond it, lie below the
-    brightest (medians over the places). A grid's frame is dark all round: where
-    nothing stands out within reach while a line does beyond, and the frame's median
-    stands out well, the frame lies beyond the lattice. A crossing whose every end on
-    that side is so was pulled in off the frame (stress newsprint-crinkled 5065: the
-    lattice followed a crumpled corner half a cell in, the printed 5 of r9c1 left below
-    its bottom line, read "empty", and the puzzle without it has the page's one
-    solution): the cells beside it were cut from the wrong pixels. Between crossings
-    a crinkled page's frame may bulge out of reach (newsprint-crinkled 5078, a third of
-    a cell) where the lattice's straight edge still holds the cells. Ends whose look
-    across runs off the photo are not judged (the frame may lie beyond its edge).
+    ``_FRAME_REACH`` of a cell inside to ``_FRAME_BEYOND`` outside (a cell being the
+    side's typical one: a crossing pulled in shortens the cells beside it): how far the
+    darkest point within reach of the lattice's line, and the darkest beyond it, lie
+    below the brightest (medians over the places). A grid's frame is dark all round:
+    where nothing stands out within reach while a line does beyond, and the frame's
+    median stands out well, the frame lies beyond the lattice. A crossing whose every
+    end on that side is so was pulled in off the frame, and a cell beside it with ink
+    between its edge and the frame (``_ink_cut_off``) was cut off part of a digit
+    (stress newsprint-crinkled 5065: the lattice followed a crumpled corner half a cell
+    in, the printed 5 of r9c1 left below its bottom line, read "empty", and the puzzle
+    without it has the page's one solution). Between crossings a crinkled page's frame
+    may bulge out of reach (newsprint-crinkled 5078, a third of a cell) where the
+    lattice's straight edge still holds the cells; a corner pulled in a third of a cell
+    over empty paper (crumpled-12mp 5093) loses nothing. Ends whose look across runs
+    off the photo are not judged (the frame may lie beyond its edge).
 
     Parameters
     ----------
@@ -245,10 +254,17 @@ def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool
     # (side, edge, end): the frame's strength within reach and beyond (NaN: off the photo)
     within = np.full((4, 9, 2), np.nan)
     beyond = np.full((4, 9, 2), np.nan)
+    cells = np.zeros(4)  # each side's typical cell, in pixels
     for k, (start, end, inner_start, inner_end) in enumerate(sides):
         on_line = start[:, None] + along[None, :, None] * (end - start)[:, None]  # (9, 10, 2)
         inward = inner_start[:, None] + along[None, :, None] * (inner_end - inner_start)[:, None]
         inward -= on_line
+        # One cell inward, its length the side's typical one: a crossing pulled in
+        # shortens the cells beside it, and the look would fall short of the frame.
+        length = np.linalg.norm(inward, axis=-1, keepdims=True)
+        cell = float(np.median(length))
+        inward *= cell / np.maximum(length, 1e-9)
+        cells[k] = cell
         points = on_line[:, :, None] - outward[None, None, :, None] * inward[:, :, None]
         x, y = points[..., 0], points[..., 1]
         off = ((x < 0) | (y < 0) | (x > w - 1) | (y > h - 1)).reshape(9, 2, -1).any(axis=2)
@@ -276,9 +292,39 @@ def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool
             if not ends or not all(left[k, e, j] for e, j in ends):
                 continue
             for e, _ in ends:
-                row, col = {0: (0, e), 1: (8, e), 2: (e, 0), 3: (e, 8)}[k]
-                out[row, col] = True
+                if _ink_cut_off(ink, [side[e] for side in sides[k]], cells[k], frame):
+                    row, col = {0: (0, e), 1: (8, e), 2: (e, 0), 3: (e, 8)}[k]
+                    out[row, col] = True
     return out.ravel()
+
+
+def _ink_cut_off(ink: UInt8Array, edge: list[FloatArray], cell: float, frame: float) -> bool:
+    """Whether ink lies between an outer edge of the lattice and the frame beyond it.
+
+    ``edge`` holds the edge's two crossings and the next line's two crossings in (each
+    (2,)), which give the way inward; ``cell`` is the side's typical cell (pixels) and
+    ``frame`` the frame's median strength. The edge is looked across at 17
+    places along it, from the line outward to ``_FRAME_BEYOND``: where the darkest
+    point (the frame) stands out at least ``_FRAME_FAR`` of ``frame``, ink half as dark
+    between the line and the frame (clear of the frame's own width) at two places or
+    more is a digit's, which the cell as cut lost.
+    """
+    start, end, inner_start, inner_end = (np.asarray(p, dtype=np.float64) for p in edge)
+    along = np.linspace(0.1, 0.9, 17)[:, None]
+    outward = np.linspace(0.0, _FRAME_BEYOND, 16)
+    on_line = start + along * (end - start)
+    inward = inner_start + along * (inner_end - inner_start) - on_line
+    inward *= cell / np.maximum(np.linalg.norm(inward, axis=-1, keepdims=True), 1e-9)
+    points = (on_line[:, None] - outward[None, :, None] * inward[:, None]).astype(np.float32)
+    flat = points.reshape(-1, 2)
+    values = cv2.remap(ink, flat[:, 0:1], flat[:, 1:2], cv2.INTER_LINEAR, borderValue=255)
+    values = values.reshape(len(along), len(outward)).astype(np.float64)
+    paper = values.max(axis=1)
+    at = values.argmin(axis=1)
+    depth = paper - values[np.arange(len(along)), at]
+    clear = outward[None, :] <= outward[at][:, None] - _FRAME_CLEAR
+    inked = (values < (paper - 0.5 * depth)[:, None]) & clear & (outward[None, :] > 0.0)
+    return int((inked.any(axis=1) & (depth >= _FRAME_FAR * frame)).sum()) >= 2
 
 
 def covered_cells(cells: UInt8Array, *, colours: UInt8Array | None = None) -> npt.NDArray[np.bool_]:

@@ -79,18 +79,21 @@ def test_a_grid_line_through_the_middle_of_cells_is_found() -> None:
 
 
 def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not() -> None:
-    # The lattice found lies on the frame all round. With its bottom-left corner pulled
-    # half a cell up and in (a crumpled corner followed wrongly), the frame stands
-    # beyond the edges next to it: the cells along them are named, and only those.
+    # The lattice found lies on the frame all round. With the bottom line's fifth and
+    # sixth crossings pulled half a cell up (a crumpled edge followed wrongly), the
+    # frame stands beyond the edges beside them; of the cells along those, r9c5 lost
+    # the foot of its 1 below the line: it is named, and only it (the empty r9c4 and
+    # r9c6 lost nothing).
     gray, geometry = _located(0.0)
     assert not frame_missed(gray, geometry).any()
     lattice = geometry.lattice.copy()
-    cell = lattice[1, 1] - lattice[0, 0]
-    lattice[9, 0] -= 0.5 * cell * np.array([-1.0, 1.0])  # half a cell up and right
-    lattice[9, 1] -= 0.5 * cell * np.array([0.0, 1.0])  # half a cell up
+    up = (lattice[9, 0] - lattice[8, 0]) * 0.5
+    lattice[9, 4:6] -= up
     found = frame_missed(gray, GridGeometry(lattice, geometry.image_size)).reshape(9, 9)
-    assert found[8, 0] and found.sum() <= 3, np.argwhere(found)
-    assert set(map(tuple, np.argwhere(found))) <= {(8, 0), (8, 1), (7, 0)}
+    assert [tuple(c) for c in np.argwhere(found)] == [(8, 4)]
+    # Pulled a fifth of a cell, the frame is still within reach: none named.
+    lattice[9, 4:6] += 0.6 * up
+    assert not frame_missed(gray, GridGeometry(lattice, geometry.image_size)).any()
     # A frame in deep shade is faint where the lattice lies, with no line beyond it.
     shaded = gray.copy()
     h = shaded.shape[0]
@@ -101,7 +104,7 @@ def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not()
     # its edge is no frame): the left frame gone (faded, say) and the photo cut a third
     # of a cell outside the lattice's left line.
     x = round(float(geometry.lattice[:, 0, 0].max()))
-    width = int(cell[0])
+    width = int(geometry.lattice[0, 1, 0] - geometry.lattice[0, 0, 0])
     faded = gray.copy()
     faded[:, : x + width // 8] = 255
     left = x - width // 3

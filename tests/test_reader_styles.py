@@ -566,9 +566,8 @@ def test_glare_is_measured_on_the_photo_as_taken_not_on_its_deconvolution() -> N
         ("screen-photo", 5068, "Inconsolata", "r1c1"),
         # A crumpled corner the lattice followed half a cell in, off the frame: the
         # printed 5 of r9c1 lay below its bottom line, read "empty", and the puzzle
-        # without it has the page's one solution. Refused, naming the cells along the
-        # edge the frame is not on.
-        ("newsprint-crinkled", 5065, "Hershey Complex", "r9c2"),
+        # without it has the page's one solution. Refused, naming the cell that lost it.
+        ("newsprint-crinkled", 5065, "Hershey Complex", "r9c1"),
     ],
 )
 def test_pages_once_read_as_other_puzzles_are_read_right_or_refused(
