@@ -1018,6 +1018,7 @@ def _scan_grid(
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
     # So is a crossing of the lattice's outer line pulled in off the grid's frame: the
     # cells beside it were cut from the wrong pixels (a crumpled page's corner).
+    off_frame = None
     if reading.status != ReadStatus.UNREADABLE:
         seen_ink = ink if taken is None else taken
         off_frame = frame_missed(descreen(seen_ink, blur) if blur else seen_ink, geometry)
@@ -1133,7 +1134,9 @@ def _scan_grid(
         unturned = [int(perm[c]) for c in why]
         hint = advice_beyond(
             reading.problem,
-            diagnose(geometry, cells, unturned, washed=washed, covered=covered),
+            diagnose(
+                geometry, cells, unturned, washed=washed, covered=covered, off_frame=off_frame
+            ),
         )
     result = ScanResult(
         path=label,

@@ -38,6 +38,7 @@ from .locate import odd_kernel
 from .robust import row_percentiles
 
 __all__ = [
+    "BENT_CAUSE",
     "BLUR_CELL_SHARE",
     "COVERED_CAUSE",
     "SMALL_CELL_PX",
@@ -52,6 +53,8 @@ __all__ = [
 SMALL_CELL_PX = 20.0
 # What is wrong where something lies over the grid (the problem and the hint begin so).
 COVERED_CAUSE = "something covers part of the grid"
+# ... and where a crumpled or curled page bends the grid's lines away from its cells.
+BENT_CAUSE = "the page bends the grid's lines off its cells"
 # The middle of a cell that its digit fills (a print's digit is 0.5-0.7 of the cell,
 # a person's up to about as much): where any of it lies outside the photo, the digit
 # was not seen whole.
@@ -518,6 +521,7 @@ def diagnose(
     *,
     washed: npt.NDArray[np.bool_] | None = None,
     covered: npt.NDArray[np.bool_] | None = None,
+    off_frame: npt.NDArray[np.bool_] | None = None,
 ) -> str:
     """A plain hint on why a grid's digits could not be read, or ``""`` for none.
 
@@ -533,6 +537,8 @@ def diagnose(
         :func:`washed_out` of ``cells``, when the caller has it already.
     covered : (81,) bool array, optional, keyword-only
         :func:`covered_cells` of ``cells``, when the caller has it already.
+    off_frame : (81,) bool array, optional, keyword-only
+        :func:`frame_missed` of the photo, where the caller looked.
 
     Returns
     -------
@@ -546,6 +552,8 @@ def diagnose(
     covered = covered_cells(cells) if covered is None else covered
     if covered[doubtful_cells].any():
         return f"{COVERED_CAUSE}: take the photo again with nothing over the grid"
+    if off_frame is not None and off_frame[doubtful_cells].any():
+        return f"{BENT_CAUSE}: flatten the page and take the photo straight on"
     if cell < SMALL_CELL_PX:
         return (
             f"the grid is small in the photo ({cell:.0f} px a cell): move closer or use a "

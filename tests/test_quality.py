@@ -11,6 +11,7 @@ from scanner.geometry import GridGeometry
 from scanner.load import load_image
 from scanner.locate import locate_grid
 from scanner.quality import (
+    BENT_CAUSE,
     COVERED_CAUSE,
     SEEN_MIDDLE,
     advice_beyond,
@@ -89,8 +90,13 @@ def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not()
     lattice = geometry.lattice.copy()
     up = (lattice[9, 0] - lattice[8, 0]) * 0.5
     lattice[9, 4:6] -= up
-    found = frame_missed(gray, GridGeometry(lattice, geometry.image_size)).reshape(9, 9)
-    assert [tuple(c) for c in np.argwhere(found)] == [(8, 4)]
+    pulled = GridGeometry(lattice, geometry.image_size)
+    found = frame_missed(gray, pulled)
+    assert [tuple(c) for c in np.argwhere(found.reshape(9, 9))] == [(8, 4)]
+    # The hint says what to do about it, where the cell is among the doubtful.
+    hint = diagnose(pulled, extract_cells(gray, pulled), [76], off_frame=found)
+    assert hint.startswith(BENT_CAUSE) and "flatten" in hint
+    assert BENT_CAUSE not in diagnose(pulled, extract_cells(gray, pulled), [0], off_frame=found)
     # Pulled a fifth of a cell, the frame is still within reach: none named.
     lattice[9, 4:6] += 0.6 * up
     assert not frame_missed(gray, GridGeometry(lattice, geometry.image_size)).any()
