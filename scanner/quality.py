@@ -253,27 +253,18 @@ def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool
         (lat[:-1, 0], lat[1:, 0], lat[:-1, 1], lat[1:, 1]),  # left
         (lat[:-1, 9], lat[1:, 9], lat[:-1, 8], lat[1:, 8]),  # right
     )
-    h, w = ink.shape[:2]
     # (side, edge, end): the frame's strength within reach and beyond (NaN: off the photo)
     within = np.full((4, 9, 2), np.nan)
     beyond = np.full((4, 9, 2), np.nan)
     cells = np.zeros(4)  # each side's typical cell, in pixels
     for k, (start, end, inner_start, inner_end) in enumerate(sides):
-        on_line = start[:, None] + along[None, :, None] * (end - start)[:, None]  # (9, 10, 2)
-        inward = inner_start[:, None] + along[None, :, None] * (inner_end - inner_start)[:, None]
-        inward -= on_line
         # One cell inward, its length the side's typical one: a crossing pulled in
         # shortens the cells beside it, and the look would fall short of the frame.
-        length = np.linalg.norm(inward, axis=-1, keepdims=True)
-        cell = float(np.median(length))
-        inward *= cell / np.maximum(length, 1e-9)
-        cells[k] = cell
-        points = on_line[:, :, None] - outward[None, None, :, None] * inward[:, :, None]
-        x, y = points[..., 0], points[..., 1]
-        off = ((x < 0) | (y < 0) | (x > w - 1) | (y > h - 1)).reshape(9, 2, -1).any(axis=2)
-        flat = points.reshape(-1, 2).astype(np.float32)
-        values = cv2.remap(ink, flat[:, 0:1], flat[:, 1:2], cv2.INTER_LINEAR)
-        values = values.reshape(9, 2, len(near_start), len(outward)).astype(np.float64)
+        inward = inner_start - start + 0.5 * (inner_end - end - inner_start + start)
+        cells[k] = float(np.median(np.linalg.norm(inward, axis=-1)))
+        values, on_photo = _look_across(ink, sides[k], along, outward, cells[k])
+        values = values.reshape(9, 2, len(near_start), len(outward))
+        off = ~on_photo.reshape(9, 2, -1).all(axis=2)
         paper = values.max(axis=3)
         within[k] = np.median(paper - values[..., near].min(axis=3), axis=2)
         beyond[k] = np.median(paper - values[..., far].min(axis=3), axis=2)
@@ -301,6 +292,35 @@ def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool
     return out.ravel()
 
 
+def _look_across(
+    ink: UInt8Array,
+    edge: tuple[FloatArray, ...] | list[FloatArray],
+    along: FloatArray,
+    outward: FloatArray,
+    cell: float,
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """The ink (..., A, O) across outer edges, and where that lies in the photo.
+
+    ``edge`` holds the edges' start and end crossings on the outer line and the next
+    line's two crossings in (each (..., 2)); ``along`` (A,) are the places along each
+    edge (shares of it from its start), ``outward`` (O,) the offsets across it, in cells
+    of ``cell`` pixels, positive away from the grid.
+    """
+    start, end, inner_start, inner_end = (np.asarray(p, dtype=np.float64) for p in edge)
+    at = along[:, None]
+    on_line = start[..., None, :] + at * (end - start)[..., None, :]  # (..., A, 2)
+    inward = inner_start[..., None, :] + at * (inner_end - inner_start)[..., None, :]
+    inward -= on_line
+    inward *= cell / np.maximum(np.linalg.norm(inward, axis=-1, keepdims=True), 1e-9)
+    points = on_line[..., None, :] - outward[:, None] * inward[..., None, :]  # (..., A, O, 2)
+    h, w = ink.shape[:2]
+    x, y = points[..., 0], points[..., 1]
+    on_photo = (x >= 0) & (y >= 0) & (x <= w - 1) & (y <= h - 1)
+    flat = points.reshape(-1, 2).astype(np.float32)
+    values = cv2.remap(ink, flat[:, 0:1], flat[:, 1:2], cv2.INTER_LINEAR)
+    return values.reshape(points.shape[:-1]).astype(np.float64), on_photo
+
+
 def _ink_cut_off(ink: UInt8Array, edge: list[FloatArray], cell: float, frame: float) -> bool:
     """Whether ink lies between an outer edge of the lattice and the frame beyond it.
 
@@ -312,16 +332,10 @@ def _ink_cut_off(ink: UInt8Array, edge: list[FloatArray], cell: float, frame: fl
     between the line and the frame (clear of the frame's own width) at two places or
     more is a digit's, which the cell as cut lost.
     """
-    start, end, inner_start, inner_end = (np.asarray(p, dtype=np.float64) for p in edge)
-    along = np.linspace(0.1, 0.9, 17)[:, None]
+    along = np.linspace(0.1, 0.9, 17)
     outward = np.linspace(0.0, _FRAME_BEYOND, 16)
-    on_line = start + along * (end - start)
-    inward = inner_start + along * (inner_end - inner_start) - on_line
-    inward *= cell / np.maximum(np.linalg.norm(inward, axis=-1, keepdims=True), 1e-9)
-    points = (on_line[:, None] - outward[None, :, None] * inward[:, None]).astype(np.float32)
-    flat = points.reshape(-1, 2)
-    values = cv2.remap(ink, flat[:, 0:1], flat[:, 1:2], cv2.INTER_LINEAR, borderValue=255)
-    values = values.reshape(len(along), len(outward)).astype(np.float64)
+    values, on_photo = _look_across(ink, edge, along, outward, cell)
+    values = np.where(on_photo, values, 255.0)  # beyond the photo: nothing dark
     paper = values.max(axis=1)
     at = values.argmin(axis=1)
     depth = paper - values[np.arange(len(along)), at]
