@@ -1114,7 +1114,18 @@ def _scan_grid(
             entries[cell] = int(np.argmax(entry_probs[cell, 1:])) + 1
             kinds[cell] = CellKind.ENTRY
     if reading.solution is not None:
-        entries = _settle_entries(entries, entry_probs, reading.solution)
+        as_printed = np.zeros(81, dtype=bool)
+        if not handwritten_page:
+            # An app draws its entries in its givens' font: an entry that is a copy of a
+            # given of the digit it reads as (the givens as read are the puzzle whose one
+            # solution this is) is that digit, however the network doubts it (stress
+            # app-light 5154: the player's wrong 1, read 0.74 with the solution's 9 at
+            # 0.08, was settled to the 9, its mistake hidden; the printed 1s, read in
+            # doubt too, are its copies).
+            printed = np.asarray(reading.givens) > 0
+            digits = np.where(printed, reading.givens, entries)
+            as_printed = print_twins(maps[perm], digits, np.asarray(entries) > 0, printed)
+        entries = _settle_entries(entries, entry_probs, reading.solution, read=as_printed)
         _doubt_clashing_givens(reading, entries, inked)
     if undecided:
         reading.status = ReadStatus.UNREADABLE
@@ -1738,18 +1749,23 @@ def _refuse(reading: Reading, kind: Problem, problem: str, cells: list[int]) -> 
 
 
 def _settle_entries(
-    entries: list[int], probs: npt.NDArray[np.float64], solution: list[int]
+    entries: list[int],
+    probs: npt.NDArray[np.float64],
+    solution: list[int],
+    *,
+    read: npt.NDArray[np.bool_] | None = None,
 ) -> list[int]:
     """The person's digits, a doubtful reading of one taken as the solution's digit.
 
     An entry read with confidence stays as read, right or wrong: the person wrote it.
     An entry the reader doubts (below ``CONFIDENT``) whose solution digit is within
     ``ENTRY_ODDS`` of the digit read is taken as the solution's digit: calling it a
-    mistake would blame the person for the reader's doubt.
+    mistake would blame the person for the reader's doubt. Cells ``read`` (81,) are
+    known to hold the digit read (a copy of the print's glyph for it) and stay so.
     """
     settled = list(entries)
     for i, value in enumerate(entries):
-        if not value or value == solution[i]:
+        if not value or value == solution[i] or (read is not None and read[i]):
             continue
         p = probs[i]
         if p[value] < CONFIDENT and p[solution[i]] * ENTRY_ODDS >= p[value]:

@@ -217,6 +217,19 @@ def test_candidates_moire_stretched_or_tinted_are_no_entry(seed: int, font: str)
     assert scan.entries == page.entries
 
 
+def test_an_app_s_entry_in_its_givens_font_keeps_the_digit_of_its_glyph() -> None:
+    # Stress app-light 5154 (Inconsolata): the player's wrong 1 in r6c9 is the app's 1,
+    # the givens' glyph in purple, read 0.74 with the solution's 9 at 0.08 (the
+    # network doubts this font's 1s, the printed ones too). Taken for a doubt of the
+    # reader's, it was settled to the 9, and the mistake was hidden. A copy of the
+    # printed 1 is a 1: the entries are read as the player wrote them.
+    page = _stress_page("app-light", 5154, "Inconsolata")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert scan.entries[5 * 9 + 8] == 1
+    assert scan.entries == page.entries
+
+
 def _stripes(angle: float, *, width: int = 2, gap: int = 9) -> np.ndarray:
     """An ink map (64, 64) of parallel stripes at ``angle`` degrees, as moire draws."""
     ink = np.zeros((64, 64), dtype=np.float32)
