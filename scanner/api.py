@@ -29,6 +29,7 @@ from .digits.preprocess import against_reference, blank, faint_ink, ink_maps_gai
 from .errors import NoGridError, UnreadableGridError
 from .geometry import GridGeometry, median_cell
 from .kinds import (
+    GLYPH_LIKENESS,
     STRANGER_LIKENESS,
     TWIN_LIKENESS,
     CellKind,
@@ -1122,9 +1123,13 @@ def _scan_grid(
             # app-light 5154: the player's wrong 1, read 0.74 with the solution's 9 at
             # 0.08, was settled to the 9, its mistake hidden; the printed 1s, read in
             # doubt too, are its copies).
+            # (As alike as copies of one glyph: a font's 8 and 6 come nearer each other
+            # than a print's twins need to.)
             printed = np.asarray(reading.givens) > 0
             digits = np.where(printed, reading.givens, entries)
-            as_printed = print_twins(maps[perm], digits, np.asarray(entries) > 0, printed)
+            likeness = print_likeness(maps[perm], digits, np.asarray(entries) > 0, printed)
+            with np.errstate(invalid="ignore"):
+                as_printed = likeness >= GLYPH_LIKENESS
         entries = _settle_entries(entries, entry_probs, reading.solution, read=as_printed)
         _doubt_clashing_givens(reading, entries, inked)
     if undecided:
