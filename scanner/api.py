@@ -689,6 +689,7 @@ def _scan_grid(
     """
     textured = not descreened and fine_texture(ink, geometry) >= SCREENED
     blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
+    read_ink = descreen(ink, blur) if blur else ink
     (
         rotation,
         oriented,
@@ -701,7 +702,7 @@ def _scan_grid(
         gains,
         faint,
         peaks,
-    ) = _read_cells(descreen(ink, blur) if blur else ink, geometry, engine)
+    ) = _read_cells(read_ink, geometry, engine)
     # Where the grid's lines showed at all, its ink as it is tells its kinds and glare
     # best; where they did not, only the blurred ink holds strokes to measure.
     cells = extract_cells(ink, geometry) if textured else read_cells
@@ -1009,23 +1010,24 @@ def _scan_grid(
     # A grid line through the middle of a row or column of cells is one the lattice
     # missed: the cells beside it are cut off their digits' places. Seen in the photo
     # as taken (a deconvolution's ringing echoes the lines inside the cells).
+    off_frame = None
     if reading.status != ReadStatus.UNREADABLE:
         if taken is None or taken_cells is None:  # (both or neither)
-            as_taken = read_cells
+            seen_ink, as_taken = read_ink, read_cells
         else:
-            as_taken = extract_cells(descreen(taken, blur), geometry) if blur else taken_cells
+            seen_ink = descreen(taken, blur) if blur else taken
+            as_taken = extract_cells(seen_ink, geometry) if blur else taken_cells
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
         if astray:
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
-    # So is a crossing of the lattice's outer line pulled in off the grid's frame: the
-    # cells beside it were cut from the wrong pixels (a crumpled page's corner).
-    off_frame = None
-    if reading.status != ReadStatus.UNREADABLE:
-        seen_ink = ink if taken is None else taken
-        off_frame = frame_missed(descreen(seen_ink, blur) if blur else seen_ink, geometry)
-        missed = [int(c) for c in np.flatnonzero(off_frame[perm])]
-        if missed:
-            _refuse(reading, Problem.FRAME_MISSED, _FRAME_MISSED, missed)
+        else:
+            # So is a crossing of the lattice's outer line pulled in off the grid's
+            # frame: the cells beside it were cut from the wrong pixels (a crumpled
+            # page's corner).
+            off_frame = frame_missed(seen_ink, geometry)
+            missed = [int(c) for c in np.flatnonzero(off_frame[perm])]
+            if missed:
+                _refuse(reading, Problem.FRAME_MISSED, _FRAME_MISSED, missed)
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps
@@ -1116,7 +1118,7 @@ def _scan_grid(
             kinds[cell] = CellKind.ENTRY
     if reading.solution is not None:
         as_printed = np.zeros(81, dtype=bool)
-        if not handwritten_page:
+        if not handwritten_page and any(entries):
             # An app draws its entries in its givens' font: an entry that is a copy of a
             # given of the digit it reads as (the givens as read are the puzzle whose one
             # solution this is) is that digit, however the network doubts it (stress
