@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -811,7 +811,13 @@ def _scan_grid(
     second_ink = [int(turned[c]) for c in undecided] or [
         i for i, k in enumerate(kinds) if k == CellKind.ENTRY
     ]
-    by_shape = _inks_by_shape(kinds, second_ink, hand, shares) if second_ink else None
+    # (A digit whose ink shows no colour is in neither ink: its shape alone tells.)
+    colourless = [int(turned[c]) for c in inks.unmeasured]
+    by_shape = (
+        _inks_by_shape(kinds, second_ink, hand, shares, colourless=colourless)
+        if second_ink
+        else None
+    )
     if by_shape is not None:
         kinds, undecided = by_shape, []
     elif undecided and handwritten_page:
@@ -1430,20 +1436,27 @@ def _entries_by_strength(
 
 
 def _inks_by_shape(
-    kinds: list[CellKind], group: list[int], hand: FloatArray, shares: FloatArray
+    kinds: list[CellKind],
+    group: list[int],
+    hand: FloatArray,
+    shares: FloatArray,
+    *,
+    colourless: Sequence[int] = (),
 ) -> list[CellKind] | None:
     """Kinds for two inks, the written one told from the printed one by shape.
 
     ``group`` holds the digit cells of one ink, the other digit cells (kind GIVEN or
-    ENTRY) are the other ink; ``hand`` is each cell's handwriting share as rescaled for
-    the page, ``shares`` as the network gave it. When nearly all of one ink's digits
-    look written and nearly all of the other's printed (a share of ``_SHAPE_VOTE`` of
-    either ink may disagree), the written ink is the person's: its cells become ENTRY,
-    except those whose shape is sure of the other kind (``HAND_SURE``). Otherwise None:
+    ENTRY) are the other ink, but for ``colourless`` ones, whose ink showed no colour
+    to measure: they are in neither. ``hand`` is each cell's handwriting share as
+    rescaled for the page, ``shares`` as the network gave it. When nearly all of one
+    ink's digits look written and nearly all of the other's printed (a share of
+    ``_SHAPE_VOTE`` of either ink may disagree), the written ink is the person's: its
+    cells become ENTRY, except those whose shape is sure of the other kind
+    (``HAND_SURE``), and a colourless cell is what its shape leans to. Otherwise None:
     the kinds stay undecided (the colours may split something else than print from
     pen: a few darker digits, or shadow).
     """
-    inked, ink = (CellKind.GIVEN, CellKind.ENTRY), set(group)
+    inked, ink = (CellKind.GIVEN, CellKind.ENTRY), set(group) | set(colourless)
     rest = [i for i, k in enumerate(kinds) if k in inked and i not in ink]
     if not group or not rest:
         return None
@@ -1467,6 +1480,8 @@ def _inks_by_shape(
             out[i] = CellKind.GIVEN
         elif shares[i] >= HAND_SURE:
             out[i] = CellKind.ENTRY
+    for i in colourless:
+        out[i] = CellKind.ENTRY if hand[i] > 0.5 else CellKind.GIVEN
     return out
 
 

@@ -705,11 +705,16 @@ class Kinds:
         (``_lightness_way``), and of a given more than a quarter of the way to an entry
         ink in either view yet nearer the entries' lightness; and, where there are
         entries, GIVEN cells whose ink shows no colour to measure.
+    unmeasured : list of int
+        Where the digits come in two inks (entries, or undecided): the digit cells whose
+        ink shows no colour to measure (too thin or too faint, ``_ink_masks``), left
+        GIVEN; in neither ink.
     """
 
     kinds: list[CellKind]
     undecided: list[int] = field(default_factory=list)
     in_doubt: list[int] = field(default_factory=list)
+    unmeasured: list[int] = field(default_factory=list)
 
 
 def colour_cells_of(image: npt.ArrayLike, geometry: GridGeometry) -> UInt8Array | None:
@@ -805,7 +810,7 @@ def cell_kinds(
     other_chroma = float(np.linalg.norm(np.median(colours[other_ink], axis=0)))
     if given_chroma > _NEUTRAL and other_chroma - given_chroma < COLOUR_SPLIT / 2:
         # Two inks, neither plain print nor clearly the duller: no telling the givens.
-        return Kinds(kinds, undecided=others)
+        return Kinds(kinds, undecided=others, unmeasured=unmeasured)
     for cell in others:
         kinds[cell] = CellKind.ENTRY
     # A given nearer some entry's colour than its own group's median lies between inks
@@ -872,7 +877,7 @@ def cell_kinds(
         )
         if odd or g or doubted or (b and not e)
     ]
-    return Kinds(kinds, in_doubt=in_doubt + unmeasured)
+    return Kinds(kinds, in_doubt=in_doubt + unmeasured, unmeasured=unmeasured)
 
 
 def _lightness_way(

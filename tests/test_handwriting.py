@@ -410,10 +410,13 @@ def _mixed_photo_read(name: str) -> tuple[devdata.MixedCells, ScanResult]:
     return photo, read_photo(devdata.load_mixed_image(photo.name))
 
 
-def test_a_neat_written_digit_on_a_page_printed_in_red_is_the_persons() -> None:
+@pytest.mark.parametrize("name", ["image160.jpg", "image195.jpg"])
+def test_a_page_printed_in_red_and_filled_in_reads_both_kinds(name: str) -> None:
     # Wicht's image160 (held out): a puzzle printed in pale red, filled in in red pen.
     # The written 4 of r2c5 is as neat as print and was read as a given.
-    photo, scan = _mixed_photo_read("image160.jpg")
+    # image195 (trained half): printed in red, filled in in blue; the blurred printed
+    # 7 of r1c2 showed no colour and went with the blue ink's vote (an entry).
+    photo, scan = _mixed_photo_read(name)
     assert scan.status == ReadStatus.OK, scan.problem
     assert scan.givens == photo.printed.tolist()
     assert scan.entries == np.where(photo.printed > 0, 0, photo.digits).tolist()
@@ -843,6 +846,27 @@ def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() ->
     shares[17:19] = 0.02
     hand = np.clip((shares - 0.25) / 0.5, 0.0, 1.0)
     assert _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares) is None
+
+
+def test_a_digit_whose_ink_shows_no_colour_is_the_kind_its_shape_leans_to() -> None:
+    # Wicht's mixed image195: a puzzle printed in red, filled in in blue; a thin,
+    # blurred printed 7 showed no colour to measure and, left among the blue digits,
+    # followed their vote to ENTRY (share 0.14: not surely print by shape), so the
+    # puzzle as read had several solutions.
+    kinds = [CellKind.GIVEN] * 20 + [CellKind.EMPTY] * 61
+    shares = np.zeros(81)
+    shares[4:19] = 0.99
+    shares[19] = 0.15
+    shares[20] = 0.8  # the person's, no colour measured either
+    kinds[20] = CellKind.GIVEN
+    hand = np.clip((shares - 0.25) / 0.5, 0.0, 1.0)
+    voted = _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares)
+    assert voted is not None and voted[19] == CellKind.ENTRY  # in the blue digits' ink
+    out = _inks_by_shape(kinds, [0, 1, 2, 3], hand, shares, colourless=[19, 20])
+    assert out is not None
+    assert out[:21] == [CellKind.GIVEN] * 4 + [CellKind.ENTRY] * 15 + [CellKind.GIVEN] + [
+        CellKind.ENTRY
+    ]
 
 
 def _beside_nine_prints(*cells: list[tuple[int, int, int, int]]) -> npt.NDArray[np.float32]:
