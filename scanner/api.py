@@ -959,14 +959,21 @@ def _scan_grid(
     )
     # Digits taken for the person's by shape or strength alone, in the print's colour.
     written_as_print_is = written & ~in_other_colour
-    if reading.status == ReadStatus.MULTIPLE and written_as_print_is.any():
+    if reading.status == ReadStatus.MULTIPLE and (
+        written_as_print_is.any() or (handwritten_page and written.any())
+    ):
         # A person fills in a proper puzzle. Where no other colour tells print from the
         # person's digits (their shapes do, or a lighter ink, which shade on a curled
         # page gives print too), printed digits with several solutions beside written
         # ones are far likelier print taken for the person's (a blurred, shaken or
         # shaded print) than a newspaper's faulty puzzle: no reading to report as printed.
         # So with a pen of another colour, where a digit in the print's colour was
-        # taken for the person's (a printed 2 beside entries in blue, by its shape).
+        # taken for the person's (a printed 2 beside entries in blue, by its shape);
+        # and where none was: a digit whose colour did not tell (too thin to measure,
+        # Wicht's mixed image195) or whose shape doubts it is written may be print.
+        doubted = written_as_print_is
+        if not doubted.any():
+            doubted = written & (shares < HAND_SURE)
         problem = (
             "the printed digits as read give a puzzle with several solutions; "
             "some digits taken for handwriting may be print"
@@ -975,7 +982,7 @@ def _scan_grid(
             reading,
             Problem.PRINT_AS_HANDWRITING,
             problem,
-            [int(c) for c in np.flatnonzero(written_as_print_is)],
+            [int(c) for c in np.flatnonzero(doubted)],
         )
     # Glare wipes ink out; it draws none. A digit the network saw in it (its likeliest)
     # that the puzzle's rules keep is read; a glare cell read empty is lost.
