@@ -158,6 +158,11 @@ _GIVENS_SIDE = 0.5
 _NEUTRAL = 12.0
 # Lightness tells the givens from the entries only where each holds this many inks.
 _MIN_BY_LIGHTNESS = 3
+# A digit whose ink covers under this share of the page's median digit's pixels is
+# thin (a 1, most 7s of a light font): on a photographed screen its colour is what the
+# fringes make it (see cell_kinds). On screen-photo-dark pages 1s cover 0.52-0.67, 7s
+# 0.74 and more.
+_THIN_INK = 0.7
 # Two groups of inks this many times their spreads apart are two inks (``_tight_second_ink``).
 _SECOND_INK_APART = 2.0
 # A given whose lightness lies this near the entries' (a share of the way from theirs
@@ -703,8 +708,10 @@ class Kinds:
         and GIVEN cells of an ink short of an entry ink's end of that way in either view
         (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
         (``_lightness_way``), and of a given more than a quarter of the way to an entry
-        ink in either view yet nearer the entries' lightness; and, where there are
-        entries, GIVEN cells whose ink shows no colour to measure.
+        ink in either view yet nearer the entries' lightness; and of a thin digit
+        (``_THIN_INK``) whose colour lies ``COLOUR_SPLIT`` or more from every entry of
+        fuller ink, at a lightness nearer the givens' than theirs; and, where there
+        are entries, GIVEN cells whose ink shows no colour to measure.
     unmeasured : list of int
         Where the digits come in two inks (entries, or undecided): the digit cells whose
         ink shows no colour to measure (too thin or too faint, ``_ink_masks``), left
@@ -864,6 +871,29 @@ def cell_kinds(
         )
     for k in np.flatnonzero(givens_light):
         kinds[printed[k]] = CellKind.GIVEN
+    # A thin digit's colour is measured on few pixels, which a photographed screen's
+    # colour fringes may tint whatever its ink: one called an entry whose colour is
+    # near no sure entry's of fuller ink, and whose lightness is nearer the givens'
+    # than those entries', is no surer the player's than a given. (Stress
+    # screen-photo-dark 5263: two printed 1s came out green, a*b* (-28, 11) and
+    # (-27, 30), at L* 85 and 90 beside white givens near 80 and blue entries near
+    # (-3, -25) at 60-72; read as the player's, the puzzle without them had the page's
+    # solution. An app's red entry 1 beside blue ones keeps an entry's lightness.)
+    pixels = masks.reshape(len(masks), -1).sum(axis=1)
+    thin = pixels < _THIN_INK * float(np.median(pixels))
+    entries = np.array([kinds[i] == CellKind.ENTRY for i in printed])
+    full_entries = entries & ~thin & sure_ink
+    plain_givens = ~entries & ~thin & sure_ink
+    fringed = np.zeros(len(printed), dtype=bool)
+    if full_entries.sum() >= 2 and plain_givens.sum() >= 2:
+        entries_l = float(np.median(lightness[full_entries]))
+        gap = float(np.median(lightness[plain_givens])) - entries_l
+        if abs(gap) > _SAME_INK:
+            toward_givens = (lightness - entries_l) / gap
+            far = between[:, full_entries].min(axis=1) >= COLOUR_SPLIT
+            fringed = thin & entries & far & (toward_givens >= 0.5)
+    for k in np.flatnonzero(fringed):
+        kinds[printed[k]] = CellKind.GIVEN
     in_doubt = [
         i
         for i, b, e, odd, g, doubted in zip(
@@ -872,7 +902,7 @@ def cell_kinds(
             entry_side,
             lone,
             givens_side,
-            givens_light | entries_light | (tight & ~entry),
+            givens_light | entries_light | (tight & ~entry) | fringed,
             strict=True,
         )
         if odd or g or doubted or (b and not e)

@@ -581,6 +581,11 @@ def test_glare_is_measured_on_the_photo_as_taken_not_on_its_deconvolution() -> N
         # printed 5 of r9c1 lay below its bottom line, read "empty", and the puzzle
         # without it has the page's one solution. Refused, naming the cell that lost it.
         ("newsprint-crinkled", 5065, "Hershey Complex", "r9c1"),
+        # Two printed 1s under a dark screen's colour fringes came out green, far from
+        # the blue entries and lighter than the white givens: read as the player's, the
+        # puzzle without them had the page's solution. A thin digit's colour that far
+        # off the entries' at the givens' lightness is no surer theirs than a given.
+        ("screen-photo-dark", 5263, "League Spartan", "r4c4"),
     ],
 )
 def test_pages_once_read_as_other_puzzles_are_read_right_or_refused(
