@@ -188,6 +188,14 @@ def test_a_light_fingertip_of_skin_over_the_grid_is_told_by_its_colour() -> None
     pink = np.array([0.88, 0.82, 1.0])  # BGR gains: lines stay dark, paper turns pink
     tinted[y0:y1, x0:x1] = (tinted[y0:y1, x0:x1] * pink).astype(np.uint8)
     assert not covered(tinted).any()
+    # A box at the grid's edge tinted as pale as skin, whose inner lines faded under the
+    # tint (as dotted grey lines do on a low-resolution page; its digits elsewhere): it
+    # ends along the grid's lines, where a finger ends anywhere.
+    faded = image.copy()
+    x0, y0 = int(lat[3, 0, 0]), int(lat[3, 0, 1]) + 3  # from the frame's middle
+    x1, y1 = (int(v) - 3 for v in lat[6, 3])
+    faded[y0:y1, x0:x1] = skin
+    assert not covered(faded).any()
 
 
 def test_a_small_grid_is_named() -> None:
