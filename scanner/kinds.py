@@ -160,8 +160,8 @@ _NEUTRAL = 12.0
 _MIN_BY_LIGHTNESS = 3
 # A digit whose ink covers under this share of the page's median digit's pixels is
 # thin (a 1, most 7s of a light font): on a photographed screen its colour is what the
-# fringes make it (see cell_kinds). On screen-photo-dark pages 1s cover 0.52-0.67, 7s
-# 0.74 and more.
+# fringes make it (see cell_kinds). On stress screen-photo-dark 5263 the 1s cover
+# 0.52-0.67, the 7s 0.74 and more.
 _THIN_INK = 0.7
 # Two groups of inks this many times their spreads apart are two inks (``_tight_second_ink``).
 _SECOND_INK_APART = 2.0

@@ -28,7 +28,6 @@ grid covered
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
@@ -478,12 +477,13 @@ def _covering(
     expected = np.bincount(labels[looked], weights=expected_here[looked], minlength=count)
     lined = np.bincount(labels[looked & stroke], minlength=count)
     covering = from_edge & (seen >= 2 * s) & (lined < _COVER_LINES * expected)
-    covering &= ~_along_lines(np.asarray(labels), count, s)
+    for k in np.flatnonzero(covering):
+        covering[k] = not _along_lines(np.asarray(labels) == k, s)
     return np.asarray(covering[labels])
 
 
-def _along_lines(labels: npt.NDArray[np.integer[Any]], count: int, s: int) -> npt.NDArray[np.bool_]:
-    """Which patches (count,) of ``labels`` (9 s, 9 s) end along the grid's lines.
+def _along_lines(patch: npt.NDArray[np.bool_], s: int) -> bool:
+    """Whether a patch (9 s, 9 s) ends along the grid's lines.
 
     A tinted box or an app's highlighted cells end where the grid's lines run, a finger
     anywhere: a patch whose outline inside the grid (its notches and holes closed up
@@ -494,21 +494,16 @@ def _along_lines(labels: npt.NDArray[np.integer[Any]], count: int, s: int) -> np
     60 pages of stress's finger style no patch's outline lay along lines over 0.71 of
     it; a tint carved by digits at its edge may lie under that too (5261: 0.62).
     """
-    place = np.arange(labels.shape[0]) % s
-    # An edge between pixels k and k + 1 lies at k + 1 in the cell's s pixels.
+    place = np.arange(patch.shape[0]) % s
+    # An edge between pixels i and i + 1 lies at i + 1 in the cell's s pixels.
     on_line = np.minimum((place + 1) % s, s - (place + 1) % s) <= _ALONG_LINE * s
     close = np.ones((odd_kernel(s), odd_kernel(s)), np.uint8)
-    out = np.zeros(count, dtype=bool)
-    for k in range(1, count):
-        patch = cv2.morphologyEx((labels == k).astype(np.uint8), cv2.MORPH_CLOSE, close) > 0
-        ends_down = patch[:-1] != patch[1:]  # edges across the rows, at row k + 1
-        ends_right = patch[:, :-1] != patch[:, 1:]
-        edges = int(ends_down.sum() + ends_right.sum())
-        along = int(
-            (ends_down & on_line[:-1, None]).sum() + (ends_right & on_line[None, :-1]).sum()
-        )
-        out[k] = edges > 0 and along >= _ALONG_SHARE * edges
-    return out
+    closed = cv2.morphologyEx(patch.astype(np.uint8), cv2.MORPH_CLOSE, close) > 0
+    ends_down = closed[:-1] != closed[1:]  # its edges across the rows
+    ends_right = closed[:, :-1] != closed[:, 1:]  # ... and across the columns
+    edges = int(ends_down.sum() + ends_right.sum())
+    along = int((ends_down & on_line[:-1, None]).sum() + (ends_right & on_line[None, :-1]).sum())
+    return edges > 0 and along >= _ALONG_SHARE * edges
 
 
 def _off_paper_colour(colours: UInt8Array, s: int) -> npt.NDArray[np.bool_]:
