@@ -492,7 +492,7 @@ def _along_lines(patch: npt.NDArray[np.bool_], s: int) -> bool:
     it or more, is no finger (stress pastel-dotted-low-res 5268: a pale yellow box at
     the grid's edge, whose dotted lines faded under the tint, was taken for one). On
     60 pages of stress's finger style no patch's outline lay along lines over 0.71 of
-    it; a tint carved by digits at its edge may lie under that too (5261: 0.62).
+    it.
     """
     place = np.arange(patch.shape[0]) % s
     # An edge between pixels i and i + 1 lies at i + 1 in the cell's s pixels.
