@@ -98,6 +98,9 @@ _PRIOR_DEG = 1  # ... (_fit_lines: its degree along the line)
 # Dotted and dashed cell lines: the gaps between dots or dashes are at most this share
 # of a cell (printed dotted lines: a dot every 1/15 to 1/10 of a cell; dashes 1/6 long).
 _DASH_GAP = 0.25
+# Every third line from the lattice's first or second standing out this many times
+# the rest (medians) is the grid's box lines: the lattice is a cell off.
+_BOX_SHIFT = 2.0
 
 
 class _Mode(NamedTuple):
@@ -1218,6 +1221,7 @@ def _measure(
     coefs: list[FloatArray] = []
     shares: list[float] = []
     shift = [0, 0]
+    by_boxes = [0, 0]  # the same, told by the box lines' weights
     wave: list[FloatArray | None] = [None, None]  # per axis: (line, band) off the model
     deg = 2 if first_pass else _DEG_X  # a bowed page is not straight even at first
     lines = np.arange(-1.0, 11.0)  # the grid's 10 lines and one beyond each side
@@ -1262,6 +1266,19 @@ def _measure(
         coefs.append(fit[0])
         if mode.boxes:
             continue  # a box off by a cell would be the comb's error, not a shifted grid
+        # Off by a cell, told by the lines' weights: where a grid's box lines stand out,
+        # they are the lattice's 0, 3, 6 and 9; every third line from another one
+        # standing out as much means the comb is a cell off (dotted inner lines past
+        # the outer line may be too faint for the test below to see them carry on).
+        # Not on the first pass: its comb is still finding the lines, and its shift is
+        # taken without the refined lattice's check of the ink on its lines.
+        if not first_pass:
+            seen_lines = np.median(np.where(det, strength, 0.0)[1:11, 1:10], axis=1)
+            thirds = [float(np.median(seen_lines[k::3])) for k in range(3)]
+            if thirds[2] > _BOX_SHIFT * max(thirds[0], thirds[1]):
+                by_boxes[axis] = -1
+            elif thirds[1] > _BOX_SHIFT * max(thirds[0], thirds[2]):
+                by_boxes[axis] = 1
         # Off by a cell? The perpendicular lines end at the grid's border: if these
         # lines carry on through the cell beyond one end while the cell at the other
         # end has none, the lattice must move over (the "lines" of a text column beside
@@ -1282,6 +1299,7 @@ def _measure(
         elif cover[0] >= 7 and cover[0] - cover[9] >= 4:
             shift[other] = -1
     coef_h, coef_v = coefs
+    shift = [way or by_box for way, by_box in zip(shift, by_boxes, strict=True)]
     ii, jj = np.meshgrid(np.arange(10.0), np.arange(10.0), indexing="ij")
     waviness = 0.0
     if wave[0] is not None and wave[1] is not None:
