@@ -885,12 +885,10 @@ def cell_kinds(
     full_entries = entries & ~thin & sure_ink
     plain_givens = ~entries & ~thin & sure_ink
     fringed = np.zeros(len(printed), dtype=bool)
-    if full_entries.sum() >= 2 and plain_givens.sum() >= 2:
-        entries_l = float(np.median(lightness[full_entries]))
-        gap = float(np.median(lightness[plain_givens])) - entries_l
-        if abs(gap) > _SAME_INK:
-            toward_givens = (lightness - entries_l) / gap
-            far = between[:, full_entries].min(axis=1) >= COLOUR_SPLIT
+    if full_entries.any():  # (the lightness way wants several of each)
+        toward_givens = _lightness_way(lightness, plain_givens, full_entries)
+        far = between[:, full_entries].min(axis=1) >= COLOUR_SPLIT
+        with np.errstate(invalid="ignore"):
             fringed = thin & entries & far & (toward_givens >= 0.5)
     for k in np.flatnonzero(fringed):
         kinds[printed[k]] = CellKind.GIVEN
