@@ -62,6 +62,7 @@ from .quality import (
     COVERED_CAUSE,
     advice_beyond,
     covered_cells,
+    crossed_cells,
     cut_off_cells,
     diagnose,
     frame_missed,
@@ -236,6 +237,7 @@ WORK_SIDE = 1600
 # Why a reading whose lattice missed a line is refused (``_scan_grid``); such a grid is
 # looked for again with a comb that bends (``_scan_grid_or_unblurred``).
 _LINE_THROUGH_CELLS = "a grid line runs through the middle of a row or column of cells"
+_LINE_THROUGH_CELL = "a grid line runs through the middle of cells read in doubt"
 # Why a reading whose lattice left the grid's frame somewhere is refused (``_scan_grid``).
 _FRAME_MISSED = "the grid's lines could not be followed along its frame"
 # A grid's paper this textured (see scanner.locate.fine_texture) is read through a blur:
@@ -1031,8 +1033,17 @@ def _scan_grid(
             seen_ink = descreen(taken, blur) if blur else taken
             as_taken = extract_cells(seen_ink, geometry) if blur else taken_cells
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
+        # And one through a cell read in doubt: the page bent the lines off the
+        # lattice there, and whatever the network made of the cut digit may be the
+        # fix of another puzzle.
+        unsure = np.zeros(81, dtype=bool)
+        unsure[perm] = probs.max(axis=1) < CONFIDENT  # (as cut)
+        crossed = crossed_cells(as_taken, unsure)[perm]
         if astray:
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
+        elif crossed.any():
+            cut = [int(c) for c in np.flatnonzero(crossed)]
+            _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELL, cut)
         else:
             # So is a crossing of the lattice's outer line pulled in off the grid's
             # frame: the cells beside it were cut from the wrong pixels (a crumpled

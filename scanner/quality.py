@@ -19,7 +19,9 @@ glare / shadow
     typical paper.
 grid misplaced
     A grid line running through the middle of most cells of a row or column
-    (``lines_through``): the lattice took something else for that line.
+    (``lines_through``): the lattice took something else for that line; or through one
+    cell the reader doubts (``line_lengths``), where a crumpled page bent the lines off
+    the lattice's smooth curve.
 grid covered
     A finger or a pen over the grid (``covered_cells``): a dark patch wider than any
     stroke, reaching in from the grid's edge, under which the grid lines do not go on.
@@ -43,9 +45,11 @@ __all__ = [
     "COVERED_CAUSE",
     "SMALL_CELL_PX",
     "covered_cells",
+    "crossed_cells",
     "cut_off_cells",
     "diagnose",
     "frame_missed",
+    "line_lengths",
     "lines_through",
     "washed_out",
 ]
@@ -70,6 +74,20 @@ _ASTRAY_RIDGE = 15.0  # ... a line this much darker (grey levels) than the paper
 # once, so at most three long upright strokes (1, 4, 7), and not at one place in each
 # cell; on 684 photos and rendered pages read, no row or column had more than two.
 _ASTRAY_CELLS = 6
+# A line through one cell (``line_lengths``) runs on through this share of its length
+# or more, wavering a pixel a row at most, as dark against the paper beside it as
+# _RIDGE_SHARE of the cells' typical contrast (their 90th brightness percentile less
+# their 1st, where the lattice's own lines lie). A digit's strokes stand 0.5-0.7 of a
+# cell and bend; a halftone's dots or a screen's moire make paths of faint ink. On 285
+# stress pages read right (seeds 5010-5019, every style) no cell read in doubt
+# measured over 0.76 (a screen photo's moire), on Wicht's 319 photos and mixed photos
+# 0.41; the lattice half a cell off a crumpled page's bent lines (crumpled 5337) 0.95.
+_CROSSED_LENGTH = 0.85
+_RIDGE_SHARE = 0.3
+# A grid line runs alone: a row of pixels across it meets at most this many ridges at
+# the median (the line, a digit's stroke beside it); across a screen's moire, whose
+# parallel stripes lie every few pixels, four or five (stress screen-photo 2917).
+_LINE_ALONE = 2
 # The grid's frame (``frame_missed``) lies within this share of a cell of the lattice's
 # outer line (a crumpled page's frame waves up to about 0.15 off the lattice's smooth
 # curve between crossings); a frame the lattice left lies farther out, up to
@@ -213,6 +231,75 @@ def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
         else:
             out[:, astray] = True
     return out.ravel()
+
+
+def line_lengths(cells: UInt8Array, among: npt.NDArray[np.bool_] | None = None) -> FloatArray:
+    """How long a line (N,) runs through the middle of each cell, a share of its length.
+
+    The longest path of dark ridge pixels (darker than the paper a twentieth of a cell
+    to either side, by ``_RIDGE_SHARE`` of the cells' typical contrast or
+    ``_ASTRAY_RIDGE`` levels) from one side of the cell to the other, moving a pixel
+    at most from one row of pixels to the next, within ``_ASTRAY_SPAN`` of its width
+    (upright or across, whichever is longer), where the median row of pixels across
+    that way meets ``_LINE_ALONE`` ridges at most (0 elsewhere). Where a line runs through most of a
+    cell (``_CROSSED_LENGTH``), the lattice left the grid's lines there: a crumpled
+    page bends them off its smooth curve, in a cell or two that no whole row or column
+    shows (:func:`lines_through`; stress crumpled 5337: the lattice half a cell above
+    the lines by the frame, a printed 5 cut in two read 6 at 0.51, and revision wrote
+    the 4 the cut 1 below it was likeliest into, for a puzzle with one solution).
+
+    Parameters
+    ----------
+    cells : (81, S, S) uint8 array
+        The grid's cells as cut (row by row), dark ink on light paper.
+    among : (81,) bool array, optional
+        Only these cells are measured (N of them; all 81 by default). The contrast is
+        the whole grid's.
+    """
+    dim, bright = row_percentiles(cells.reshape(len(cells), -1), (1, 90))
+    ridge = max(_ASTRAY_RIDGE, _RIDGE_SHARE * float(np.median(bright - dim)))
+    if among is not None:
+        cells = cells[among]
+    n, s = cells.shape[:2]
+    if n == 0:
+        return np.zeros(0)
+    lo, hi = (int(share * s) for share in _ASTRAY_SPAN)
+    step = max(1, s // 20)
+    grey = cells.astype(np.int16)
+    ridges, met = [], []
+    for across in (False, True):
+        # Rows of pixels along the line's way, a twentieth of the cell off each end.
+        rows = (grey.transpose(0, 2, 1) if across else grey)[:, s // 20 : s - s // 20]
+        beside = np.minimum(np.roll(rows, step, axis=2), np.roll(rows, -step, axis=2))
+        dark = (beside - rows > ridge)[..., lo:hi]
+        near = dark.copy()  # give or take a pixel, as in lines_through
+        near[..., 1:] |= dark[..., :-1]
+        near[..., :-1] |= dark[..., 1:]
+        ridges.append(near)
+        # How many ridges a row of pixels meets (the median row's).
+        met.append(np.median((dark[..., 1:] & ~dark[..., :-1]).sum(axis=2) + dark[..., 0], axis=1))
+    ridge_rows = np.concatenate(ridges).astype(np.float32)  # (2n, rows, places)
+    # run[k, x]: the most ridge rows on a path ending at place x of this row, the path
+    # moving a place at most from row to row (a max over three places: a dilation).
+    run = ridge_rows[:, 0]
+    step_wide = np.ones((1, 3), dtype=np.uint8)
+    for row in range(1, ridge_rows.shape[1]):
+        run = cv2.dilate(run, step_wide) + ridge_rows[:, row]
+    longest = run.max(axis=1) / ridge_rows.shape[1]
+    longest[np.concatenate(met) > _LINE_ALONE] = 0.0
+    return longest.reshape(2, n).max(axis=0)
+
+
+def crossed_cells(cells: UInt8Array, among: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which cells (81,) of ``among`` a line runs through most of (``_CROSSED_LENGTH``
+    of :func:`line_lengths`). The caller asks of the cells it reads in doubt: a digit
+    read surely was seen whole wherever the lattice lies (Wicht's image1087: the
+    lattice pulled out to a newspaper's column rule beside r5c1, whose 7 it holds);
+    and leaves out a screen's moire, whose parallel stripes run through its cells too
+    (``scanner.kinds.moire_stripes``)."""
+    out = np.zeros(len(cells), dtype=bool)
+    out[among] = line_lengths(cells, among) >= _CROSSED_LENGTH
+    return out
 
 
 def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool_]:

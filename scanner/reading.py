@@ -286,7 +286,7 @@ def _consistent(values: list[int]) -> list[int] | None:
 def revise(
     probs: npt.ArrayLike,
     *,
-    max_changes: int = 3,
+    max_changes: int = 81,
     suspects: int = 14,
     max_checks: int = 3000,
     time_limit: float = 1.5,
@@ -348,10 +348,15 @@ def revise(
         Per-cell probabilities, column 0 = EMPTY, column d = digit d (what
         ``DigitEngine.classify`` returns).
     max_changes : int, keyword-only
-        Most cells changed at once.
+        Most changes at once (by default any number: the checks and the clock bound
+        the search). A fix or a rival of more changes within the odds is not looked
+        at, and a reading it would have checked is refused as not checked (capped at
+        three before 2026-12-01: stress handheld 5240, a fix of three read another
+        puzzle, four doubtful digits of a shaken page read right within 4 : 1 of it).
     suspects : int, keyword-only
         How many doubtful cells may be changed (copies of one glyph counted once):
-        those whose next reading is closest to the one read.
+        those whose next reading is closest to the one read; more where more are
+        within ``RIVAL_ODDS`` of their next reading (a rival may be made of any).
     max_checks : int, keyword-only
         Most candidate readings checked with the solver.
     time_limit : float, keyword-only
@@ -404,8 +409,15 @@ def revise(
         dict.fromkeys(group_of.get(c, (c,)) for c in doubtful),
         key=lambda u: top[u[0]] / max(runner_up[u[0]], 1e-12),
     )
+    # Every unit whose next reading is within the odds of a rival is looked at, however
+    # many (stress handheld 5360: 17 cells of a shaken page within 4 : 1 of their next
+    # reading; the fix of the 14 looked at read another puzzle, eight cells off); the
+    # search's checks and clock bound the work.
+    within = sum(
+        math.log(top[u[0]]) - math.log(max(runner_up[u[0]], 1e-12)) <= RIVAL_ODDS for u in units
+    )
     cands: list[_Change] = []
-    for unit in units[:suspects]:
+    for unit in units[: max(suspects, within)]:
         c = unit[0]
         for v, pv in alternatives[c][1:]:
             cost = math.log(top[c]) - math.log(pv)
@@ -782,8 +794,11 @@ def _fixes(
     Yields ``(cost, changes, solution)`` while the cost stays within ``bound[0]``,
     which the caller may lower between items. ``finished[0]`` is set True when every
     set within the bound was looked at; it stays False when ``max_checks`` or
-    ``time_limit`` ended the search first (then what was not looked at may hold a
-    rival, and a reading it was to check is not checked).
+    ``time_limit`` ended the search first, or a set of more than ``max_changes``
+    changes lies within the bound (then what was not looked at may hold a rival, and
+    a reading it was to check is not checked: stress handheld 5240, four doubtful
+    digits of a shaken page read right within 4 : 1 of a fix of three that read
+    another puzzle).
 
     Sets are visited in order of total cost: with
     ``cands`` sorted by cost, a set is an increasing tuple of indices, and its
@@ -799,6 +814,9 @@ def _fixes(
     deadline = time.monotonic() + time_limit
     heap: list[tuple[float, tuple[int, ...]]] = [(cands[0][0], (0,))]
     checks = 0
+    # The cheapest set of more than ``max_changes`` changes never looked at: one within
+    # the bound may be the fix or the rival, and the search did not finish.
+    beyond_cap = math.inf
     while heap:
         if checks >= max_checks or time.monotonic() >= deadline:
             return  # cut short: ``finished`` stays False
@@ -811,6 +829,8 @@ def _fixes(
             heapq.heappush(heap, (cost - cands[last][0] + cands[last + 1][0], nxt))
             if len(idx) < max_changes:
                 heapq.heappush(heap, (cost + cands[last + 1][0], (*idx, last + 1)))
+            else:
+                beyond_cap = min(beyond_cap, cost + cands[last + 1][0])
         changes = [(cands[i][0], c, cands[i][2]) for i in idx for c in cands[i][1]]
         if len({c for _, c, _ in changes}) < len(changes):
             continue  # two readings for one cell
@@ -822,7 +842,7 @@ def _fixes(
         if solution is not None:
             yield cost, changes, solution
     if finished is not None:
-        finished[0] = True
+        finished[0] = beyond_cap > bound[0]
 
 
 def orientation_score(probs: npt.ArrayLike) -> float:

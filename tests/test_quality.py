@@ -16,9 +16,11 @@ from scanner.quality import (
     SEEN_MIDDLE,
     advice_beyond,
     covered_cells,
+    crossed_cells,
     cut_off_cells,
     diagnose,
     frame_missed,
+    line_lengths,
     lines_through,
 )
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
@@ -77,6 +79,23 @@ def test_a_grid_line_through_the_middle_of_cells_is_found() -> None:
     expected = np.zeros((9, 9), dtype=bool)
     expected[:, 8] = expected[3, :] = True
     np.testing.assert_array_equal(found.reshape(9, 9), expected)
+
+
+def test_a_grid_line_through_one_cell_is_found_in_the_cells_asked_about() -> None:
+    # With two crossings of the line under row 7 pulled half a cell up (a crumpled page
+    # bending its lines off the lattice by the frame), that line runs through r8c1,
+    # which no whole row or column shows; no cell as found holds half as long a line.
+    gray, geometry = _located(0.0)
+    assert line_lengths(extract_cells(gray, geometry)).max() < 0.5
+    lattice = geometry.lattice.copy()
+    lattice[7, :2] -= 0.5 * (lattice[8, :2] - lattice[7, :2])
+    cells = extract_cells(gray, GridGeometry(lattice, geometry.image_size))
+    assert not lines_through(cells).any()
+    asked = np.zeros(81, dtype=bool)
+    asked[[63, 64, 40]] = True
+    assert np.flatnonzero(crossed_cells(cells, asked)).tolist() == [63]
+    asked[63] = False
+    assert not crossed_cells(cells, asked).any()
 
 
 def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not() -> None:

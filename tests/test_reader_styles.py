@@ -586,6 +586,14 @@ def test_glare_is_measured_on_the_photo_as_taken_not_on_its_deconvolution() -> N
         # puzzle without them had the page's solution. A thin digit's colour that far
         # off the entries' at the givens' lightness is no surer theirs than a given.
         ("screen-photo-dark", 5263, "League Spartan", "r4c4"),
+        # The lattice half a cell above a crumpled page's lines by the frame, in column
+        # 1 of the last rows only: the printed 5 of r7c1 cut in two read 6 at 0.51, the
+        # cut 1 below it empty at 0.62 and 4 at 0.27, and revision wrote that 4 in for
+        # a puzzle with one solution. A line runs through both cells.
+        ("crumpled", 5337, "Hershey Triplex", "r7c1"),
+        # A shaken page: 17 cells read within 4 : 1 of their next reading, of which
+        # revision looks at 14; the fix it found among those read eight cells off.
+        ("handheld", 5360, "Hershey Simplex", "r1c4"),
     ],
 )
 def test_pages_once_read_as_other_puzzles_are_read_right_or_refused(
