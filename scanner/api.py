@@ -1038,12 +1038,13 @@ def _scan_grid(
         # fix of another puzzle.
         unsure = np.zeros(81, dtype=bool)
         unsure[perm] = probs.max(axis=1) < CONFIDENT  # (as cut)
-        crossed = crossed_cells(as_taken, unsure)[perm]
+        crossed = crossed_cells(as_taken, unsure)
         if astray:
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
         elif crossed.any():
-            cut = [int(c) for c in np.flatnonzero(crossed)]
+            cut = [int(c) for c in np.flatnonzero(crossed[perm])]
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELL, cut)
+            off_frame = crossed  # the hint: the page bends its lines off the cells
         else:
             # So is a crossing of the lattice's outer line pulled in off the grid's
             # frame: the cells beside it were cut from the wrong pixels (a crumpled

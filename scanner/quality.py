@@ -677,7 +677,8 @@ def diagnose(
     covered : (81,) bool array, optional, keyword-only
         :func:`covered_cells` of ``cells``, when the caller has it already.
     off_frame : (81,) bool array, optional, keyword-only
-        :func:`frame_missed` of the photo, where the caller looked.
+        The cells the lattice left the grid's lines beside: :func:`frame_missed` of the
+        photo, where the caller looked, or :func:`crossed_cells`.
 
     Returns
     -------

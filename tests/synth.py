@@ -485,6 +485,11 @@ def render_book_page(
     slot_w = (width - 2 * margin) / columns
     slot_h = (height - 2 * margin) / max(rows, 1)
     cell = int(min(slot_w, slot_h) * 0.8 / 9)
+    if solution is not None:
+        # Room for the small grid below the puzzles, which it never overlaps (a line
+        # of another grid through a puzzle's cells is no page a paper prints).
+        slot_h = (height - 2 * margin - 9 * cell * 0.3) / max(rows, 1)
+        cell = int(min(slot_w, slot_h) * 0.8 / 9)
     page = np.full((height, width), 250.0)
     origins = []
     for i in range(len(puzzles)):
