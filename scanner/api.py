@@ -1038,7 +1038,7 @@ def _scan_grid(
         # fix of another puzzle.
         unsure = np.zeros(81, dtype=bool)
         unsure[perm] = probs.max(axis=1) < CONFIDENT  # (as cut)
-        crossed = crossed_cells(as_taken, unsure)
+        crossed = np.zeros(81, dtype=bool) if astray else crossed_cells(as_taken, unsure)
         if astray:
             _refuse(reading, Problem.LINE_THROUGH_CELLS, _LINE_THROUGH_CELLS, astray)
         elif crossed.any():
