@@ -196,6 +196,25 @@ def cut_off_cells(geometry: GridGeometry) -> npt.NDArray[np.bool_]:
     return np.asarray(out.ravel(), dtype=bool)
 
 
+def _ridges(
+    rows: npt.NDArray[np.int16], ridge: float, places: slice = slice(None)
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """The ridge pixels at ``places`` of rows of pixels (N, R, S) across a line's way,
+    and the same give or take a pixel.
+
+    A line's pixel is darker by more than ``ridge`` than the paper a twentieth of a
+    cell (``S // 20`` pixels) to either side of it; give or take a pixel, as the line
+    need not run straight along the cell as cut.
+    """
+    step = max(1, rows.shape[2] // 20)
+    beside = np.minimum(np.roll(rows, step, axis=2), np.roll(rows, -step, axis=2))
+    dark = (beside - rows > ridge)[..., places]
+    near = dark.copy()
+    near[..., 1:] |= dark[..., :-1]
+    near[..., :-1] |= dark[..., 1:]
+    return dark, near
+
+
 def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     """Which cells (81,) a grid line runs through: every cell of a column (row) where
     in ``_ASTRAY_CELLS`` of its nine cells a line runs from top to bottom (side to
@@ -216,19 +235,13 @@ def lines_through(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     # Every other row of the cells' middle: a line runs on through all of them.
     rows = slice(s // 10, s - s // 10, 2)
     lo, hi = (int(share * s) for share in _ASTRAY_SPAN)
-    step = max(1, s // 20)  # beside a line: a twentieth of a cell either way
     grey = cells.astype(np.int16)
     out = np.zeros((9, 9), dtype=bool)
     for across in (False, True):
         upright = grey[:, rows, :] if not across else grey.transpose(0, 2, 1)[:, rows, :]
-        # A line's pixel is darker than the paper a little way to either side of it ...
-        beside = np.minimum(np.roll(upright, step, axis=2), np.roll(upright, -step, axis=2))
-        dark = beside - upright > _ASTRAY_RIDGE
-        # ... give or take a pixel (the line need not be upright in the cell as cut) ...
-        near = dark.copy()
-        near[..., 1:] |= dark[..., :-1]
-        near[..., :-1] |= dark[..., 1:]
-        # ... in three rows of four all along the cell: a digit's stroke is not that long.
+        _, near = _ridges(upright, _ASTRAY_RIDGE)
+        # A ridge in three rows of four all along the cell: a digit's stroke is not
+        # that long.
         line = (near.sum(axis=1) >= 0.75 * near.shape[1]).reshape(9, 9, s)
         # At each place, the cells of a column (upright lines) or of a row (across).
         count = line[..., lo:hi].sum(axis=1 if across else 0)  # (9 rows or columns, places)
@@ -248,8 +261,9 @@ def line_lengths(cells: UInt8Array, among: npt.NDArray[np.bool_] | None = None) 
     ``_ASTRAY_RIDGE`` levels) from one side of the cell to the other, moving a pixel
     at most from one row of pixels to the next, within ``_ASTRAY_SPAN`` of its width
     (upright or across, whichever is longer), where the median row of pixels across
-    that way meets ``_LINE_ALONE`` ridges at most (0 elsewhere). Where a line runs through most of a
-    cell (``_CROSSED_LENGTH``), the lattice left the grid's lines there: a crumpled
+    that way meets ``_LINE_ALONE`` ridges at most (0 elsewhere: a screen's moire).
+    Where a line runs through most of a cell (``_CROSSED_LENGTH``), the lattice left
+    the grid's lines there: a crumpled
     page bends them off its smooth curve, in a cell or two that no whole row or column
     shows (:func:`lines_through`; stress crumpled 5337: the lattice half a cell above
     the lines by the frame, a printed 5 cut in two read 6 at 0.51, and revision wrote
@@ -271,17 +285,12 @@ def line_lengths(cells: UInt8Array, among: npt.NDArray[np.bool_] | None = None) 
     if n == 0:
         return np.zeros(0)
     lo, hi = (int(share * s) for share in _ASTRAY_SPAN)
-    step = max(1, s // 20)
     grey = cells.astype(np.int16)
     ridges, met = [], []
     for across in (False, True):
         # Rows of pixels along the line's way, a twentieth of the cell off each end.
         rows = (grey.transpose(0, 2, 1) if across else grey)[:, s // 20 : s - s // 20]
-        beside = np.minimum(np.roll(rows, step, axis=2), np.roll(rows, -step, axis=2))
-        dark = (beside - rows > ridge)[..., lo:hi]
-        near = dark.copy()  # give or take a pixel, as in lines_through
-        near[..., 1:] |= dark[..., :-1]
-        near[..., :-1] |= dark[..., 1:]
+        dark, near = _ridges(rows, ridge, slice(lo, hi))
         ridges.append(near)
         # How many ridges a row of pixels meets (the median row's).
         met.append(np.median((dark[..., 1:] & ~dark[..., :-1]).sum(axis=2) + dark[..., 0], axis=1))
@@ -301,9 +310,7 @@ def crossed_cells(cells: UInt8Array, among: npt.NDArray[np.bool_]) -> npt.NDArra
     """Which cells (81,) of ``among`` a line runs through most of (``_CROSSED_LENGTH``
     of :func:`line_lengths`). The caller asks of the cells it reads in doubt: a digit
     read surely was seen whole wherever the lattice lies (Wicht's image1087: the
-    lattice pulled out to a newspaper's column rule beside r5c1, whose 7 it holds);
-    and leaves out a screen's moire, whose parallel stripes run through its cells too
-    (``scanner.kinds.moire_stripes``)."""
+    lattice pulled out to a newspaper's column rule beside r5c1, whose 7 it holds)."""
     out = np.zeros(len(cells), dtype=bool)
     out[among] = line_lengths(cells, among) >= _CROSSED_LENGTH
     return out
