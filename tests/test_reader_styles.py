@@ -619,6 +619,15 @@ def test_pages_once_read_as_other_puzzles_are_read_right_or_refused(
         assert cell in [cell_name(c) for c in scan.doubtful_cells]
 
 
+def test_of_two_lattices_of_one_grid_the_one_on_its_lines_is_read() -> None:
+    # Page 5441 of bench_stress's newsprint-crinkled: an outline cut into the text
+    # beside the grid and the grid's own outline both fitted near-best (shares 0.67
+    # and 0.73); the larger won, its first column bent a cell and a half out into the
+    # text, and the first columns' digits were read a column over (refused only
+    # because two 4s clashed). The lattice on more of the lines' ink is the grid.
+    _reads_right(_stress_page("newsprint-crinkled", 5441, "Comfortaa"))
+
+
 def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
     # Page 321 of bench_stress's handheld (shake, glare, a steep tilt and JPEG at once):
     # deconvolved, twelve cells read under 0.5 and revision found a puzzle with one
