@@ -153,9 +153,12 @@ _COVER_STROKE_MIN = 8.0
 # of fingers and shaded pages (seeds 5000-5099) no other reading changed.
 _COVER_SHADE = 2.0
 # A patch is looked at when its inside holds at least two cell borders' worth of border
-# pixels, and where patches cover under this share of the grid (beyond it the grid's
-# paper itself is what the paper level missed); a cell is covered when a tenth of its
-# middle (where its digit is) lies under a covering patch.
+# pixels or its lines would show a cell's worth of strokes there (since 2026-12-01: a
+# pen's tip 0.6 of a cell in over bold lines, stress finger 5484, 62 border pixels, 60
+# strokes expected, none seen; the pen was read as the player's blue 3), and where
+# patches cover under this share of the grid (beyond it the grid's paper itself is what
+# the paper level missed); a cell is covered when a tenth of its middle (where its digit
+# is) lies under a covering patch.
 _COVER_MAX_SHARE = 0.4
 _COVER_MIDDLE = 0.1
 # A patch whose edges inside the grid lie within this share of a cell of a line, this
@@ -590,7 +593,8 @@ def _covering(
     seen = np.bincount(labels[looked], minlength=count)
     expected = np.bincount(labels[looked], weights=expected_here[looked], minlength=count)
     lined = np.bincount(labels[looked & stroke], minlength=count)
-    covering = from_edge & (seen >= 2 * s) & (lined < _COVER_LINES * expected)
+    judged = (seen >= 2 * s) | (expected >= s)
+    covering = from_edge & judged & (lined < _COVER_LINES * expected)
     for k in np.flatnonzero(covering):
         covering[k] = not _along_lines(np.asarray(labels) == k, s)
     return np.asarray(covering[labels])

@@ -636,6 +636,17 @@ def test_a_shaded_band_over_faint_dotted_lines_is_no_finger() -> None:
     _reads_right(_stress_page("newsprint-crinkled", 5451, "Lato"))
 
 
+def test_a_pen_tip_just_over_the_frame_covers_the_cell_it_hides() -> None:
+    # Page 5484 of bench_stress's finger: a blue pen's rounded tip 0.6 of a cell in over
+    # the frame, into r2c1. Its inside was under two cell borders' worth of pixels, so
+    # no patch was judged, and the pen's ink read as the player's 3 (a "mistake" the
+    # person never wrote). The bold lines there would have shown 60 stroke pixels and
+    # show none: the cell is covered.
+    scan = read_photo(_stress_page("finger", 5484, "Charis SIL").image)
+    assert scan.status == ReadStatus.UNREADABLE and "covers" in scan.problem
+    assert "r2c1" in [cell_name(c) for c in scan.doubtful_cells]
+
+
 def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
     # Page 321 of bench_stress's handheld (shake, glare, a steep tilt and JPEG at once):
     # deconvolved, twelve cells read under 0.5 and revision found a puzzle with one
