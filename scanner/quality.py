@@ -91,9 +91,14 @@ _LINE_ALONE = 2
 # The grid's frame (``frame_missed``) lies within this share of a cell of the lattice's
 # outer line (a crumpled page's frame waves up to about 0.15 off the lattice's smooth
 # curve between crossings); a frame the lattice left lies farther out, up to
-# ``_FRAME_BEYOND``.
+# ``_FRAME_BEYOND``: a whole cell, so that a lattice a column off, its outer line on a
+# faint inner one, sees the frame beyond it (stress frame-only 5483: a blurred page
+# whose thin grey lines the blur took, read a column to the left with every cell but
+# one sure; since 2026-12-01, before it 0.75). On Wicht's 319 photos and 310 stress
+# pages of every style (seeds 5050-5059) the one cell named that 0.75 did not name
+# lies on a page refused already (handheld 5055).
 _FRAME_REACH = 0.25
-_FRAME_BEYOND = 0.75
+_FRAME_BEYOND = 1.0
 # Where along an outer edge (shares of it from a crossing) the frame is looked for:
 # beside the crossing, clear of the crossing line's ink.
 _FRAME_ENDS = (0.12, 0.32)
@@ -358,7 +363,7 @@ def frame_missed(ink: UInt8Array, geometry: GridGeometry) -> npt.NDArray[np.bool
     lat = np.asarray(geometry.lattice, dtype=np.float64)
     near_start = np.linspace(_FRAME_ENDS[0], _FRAME_ENDS[1], 5)
     along = np.concatenate([near_start, 1.0 - near_start])  # (10,): the start's, the end's
-    outward = np.linspace(-_FRAME_REACH, _FRAME_BEYOND, 21)
+    outward = _frame_places(-_FRAME_REACH)
     near, far = outward <= _FRAME_REACH, outward > _FRAME_REACH
     # Per side: the outer line's crossings (start, end of each edge) and the next line
     # in, whose offset from the outer one is "one cell inward" at each place.
@@ -437,6 +442,13 @@ def _look_across(
     return values.reshape(points.shape[:-1]).astype(np.float64), on_photo
 
 
+def _frame_places(start: float) -> FloatArray:
+    """Places (shares of a cell, outward) from ``start`` to ``_FRAME_BEYOND`` where an
+    outer edge is looked across, every twentieth of a cell."""
+    count = round((_FRAME_BEYOND - start) * 20) + 1
+    return np.linspace(start, start + (count - 1) / 20, count)
+
+
 def _ink_cut_off(ink: UInt8Array, edge: list[FloatArray], cell: float, frame: float) -> bool:
     """Whether ink lies between an outer edge of the lattice and the frame beyond it.
 
@@ -449,7 +461,7 @@ def _ink_cut_off(ink: UInt8Array, edge: list[FloatArray], cell: float, frame: fl
     more is a digit's, which the cell as cut lost.
     """
     along = np.linspace(0.1, 0.9, 17)
-    outward = np.linspace(0.0, _FRAME_BEYOND, 16)
+    outward = _frame_places(0.0)
     values, on_photo = _look_across(ink, edge, along, outward, cell)
     values = np.where(on_photo, values, 255.0)  # beyond the photo: nothing dark
     paper = values.max(axis=1)

@@ -9,8 +9,9 @@ import pytest
 from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
 from scanner.kinds import CellKind, _lightness_way, _tight_second_ink, moire_stripes
-from scanner.locate import fine_texture
-from scanner.quality import BENT_CAUSE
+from scanner.load import load_image
+from scanner.locate import _shifted, fine_texture
+from scanner.quality import BENT_CAUSE, frame_missed
 from scanner.reading import Problem, ReadStatus
 from solver.grid import cell_name
 from solver.search import solutions
@@ -645,6 +646,24 @@ def test_a_pen_tip_just_over_the_frame_covers_the_cell_it_hides() -> None:
     scan = read_photo(_stress_page("finger", 5484, "Charis SIL").image)
     assert scan.status == ReadStatus.UNREADABLE and "covers" in scan.problem
     assert "r2c1" in [cell_name(c) for c in scan.doubtful_cells]
+
+
+def test_a_lattice_a_column_off_a_frame_only_grid_sees_the_frame_beyond_it() -> None:
+    # Page 5483 of bench_stress's frame-only: a blurred page whose thin grey lines the
+    # blur took. The reader's lattice lay a column to the left, every digit read a
+    # column over with all but one cell sure (refused only by a clash). A lattice off
+    # by a whole cell has its outer line on a faint inner one and the frame a cell
+    # beyond it: the cells of the column left outside lost their digits.
+    page = _stress_page("frame-only", 5483, "Hershey Duplex")
+    gray = load_image(page.image, gray=True).gray
+    size = (gray.shape[1], gray.shape[0])
+    assert not frame_missed(gray, GridGeometry(page.lattice, size)).any()
+    left = frame_missed(gray, GridGeometry(_shifted(page.lattice, 0, -1), size))
+    last_column = [c for c in range(8, 81, 9) if page.givens[c]]
+    assert np.flatnonzero(left).tolist() == last_column
+    right = frame_missed(gray, GridGeometry(_shifted(page.lattice, 0, 1), size))
+    first_column = [c for c in range(0, 81, 9) if page.givens[c]]
+    assert len(set(np.flatnonzero(right)) & set(first_column)) >= len(first_column) - 1
 
 
 def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
