@@ -81,6 +81,10 @@ _GOOD_SCORE = 0.9  # a candidate this good ends the search
 # Of two near-best lattices of one grid, the smaller is taken where its lines lie on
 # this much more ink (``_chosen_fit``).
 _SAME_GRID_GAIN = 1.05
+# A lattice moved a cell over that still asks to move on, with more ink on its lines, is
+# moved again, this many moves at most (``_fit_grid``): a steep tilt's comb may start two
+# cells off.
+_MAX_MOVES = 2
 # Score a fallback measurement (dotted-line maps, box lines only) needs: those maps
 # also see lines in a halftone's texture or a table's rules, so they must be convincing
 # (real dotted grids score 0.8-1.0 with them; real box lines are bold, found nearly
@@ -1740,15 +1744,19 @@ def _fit_grid(
         moved = _flat_lattice(_shifted(flat, *first.shift))
         flat = flat if moved is None else moved
     lat, share, shift, wavy = _refine(small, flat, c, cell, mode=mode)
-    if shift != (0, 0):
+    for _ in range(_MAX_MOVES):
+        if shift == (0, 0):
+            break
         # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
         moved_flat = _flat_lattice(_shifted(lat, *shift))
-        if moved_flat is not None:
-            lat2, share2, _, wavy2 = _refine(small, moved_flat, c, cell, mode=mode)
-            # The one whose lines lie on more ink: a comb off by a cell puts a line on
-            # the blank (or the text) beyond the frame.
-            if _ink_on_lines(small, lat2) > _ink_on_lines(small, lat):
-                flat, lat, share, wavy = moved_flat, lat2, share2, wavy2
+        if moved_flat is None:
+            break
+        lat2, share2, shift, wavy2 = _refine(small, moved_flat, c, cell, mode=mode)
+        # The one whose lines lie on more ink: a comb off by a cell puts a line on
+        # the blank (or the text) beyond the frame.
+        if _ink_on_lines(small, lat2) <= _ink_on_lines(small, lat):
+            break
+        flat, lat, share, wavy = moved_flat, lat2, share2, wavy2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
     if share < _REFINE_MIN_SCORE or float(np.max(np.linalg.norm(lat - flat, axis=2))) > cell:
         return flat, False, 0.8 * max(first.share, share), False

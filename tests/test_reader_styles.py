@@ -666,6 +666,15 @@ def test_a_lattice_a_column_off_a_frame_only_grid_sees_the_frame_beyond_it() -> 
     assert len(set(np.flatnonzero(right)) & set(first_column)) >= len(first_column) - 1
 
 
+def test_a_lattice_moved_a_cell_over_that_asks_to_move_on_is_moved_again() -> None:
+    # Page 5507 of bench_stress's perspective: a steep, blurred tilt whose first comb
+    # lay two rows low at the near edge. Moved a row up, its lines asked to move up
+    # once more (the text below the frame taken for the last line); one move was all
+    # that was tried, and every digit, all sure, was read a row up (refused only by a
+    # clash).
+    _reads_right(_stress_page("perspective", 5507, "League Spartan"))
+
+
 def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
     # Page 321 of bench_stress's handheld (shake, glare, a steep tilt and JPEG at once):
     # deconvolved, twelve cells read under 0.5 and revision found a puzzle with one
