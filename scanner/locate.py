@@ -78,7 +78,7 @@ _COMB_BEND = 0.006
 _COMB_MIN_SCORE = 0.45  # first-pass share of (line, band) detections worth refining
 _ACCEPT_SCORE = 0.6  # final share needed to call it a 9x9 grid (real grids: > 0.8)
 _GOOD_SCORE = 0.9  # a candidate this good ends the search
-# Of two near-best lattices of one grid, the smaller is taken where its lines lie on
+# Of two near-best lattices of one grid, the other is taken where its lines lie on
 # this much more ink (``_chosen_fit``).
 _SAME_GRID_GAIN = 1.05
 # A lattice moved a cell over that still asks to move on, with more ink on its lines, is
