@@ -503,9 +503,10 @@ def _chosen_fit(fits: list[_Fit], small: UInt8Array) -> _Fit:
     same = [f for f in near if f.inside == chosen.inside and _same_grid(f, chosen)]
     if len(same) < 2:
         return chosen
-    inked = max(same, key=lambda f: _ink_on_lines(small, f.lattice))
-    gain = _ink_on_lines(small, inked.lattice) / max(_ink_on_lines(small, chosen.lattice), 1e-9)
-    return inked if gain > _SAME_GRID_GAIN else chosen
+    inks = [_ink_on_lines(small, f.lattice) for f in same]
+    most = int(np.argmax(inks))
+    gain = inks[most] / max(inks[same.index(chosen)], 1e-9)
+    return same[most] if gain > _SAME_GRID_GAIN else chosen
 
 
 def _good(fit: _Fit) -> bool:
@@ -1744,6 +1745,7 @@ def _fit_grid(
         moved = _flat_lattice(_shifted(flat, *first.shift))
         flat = flat if moved is None else moved
     lat, share, shift, wavy = _refine(small, flat, c, cell, mode=mode)
+    ink = _ink_on_lines(small, lat) if shift != (0, 0) else 0.0
     for _ in range(_MAX_MOVES):
         if shift == (0, 0):
             break
@@ -1754,9 +1756,10 @@ def _fit_grid(
         lat2, share2, shift, wavy2 = _refine(small, moved_flat, c, cell, mode=mode)
         # The one whose lines lie on more ink: a comb off by a cell puts a line on
         # the blank (or the text) beyond the frame.
-        if _ink_on_lines(small, lat2) <= _ink_on_lines(small, lat):
+        ink2 = _ink_on_lines(small, lat2)
+        if ink2 <= ink:
             break
-        flat, lat, share, wavy = moved_flat, lat2, share2, wavy2
+        flat, lat, share, wavy, ink = moved_flat, lat2, share2, wavy2, ink2
     # Sanity: a bent page may move lines from the flat lattice, but not by a cell.
     if share < _REFINE_MIN_SCORE or float(np.max(np.linalg.norm(lat - flat, axis=2))) > cell:
         return flat, False, 0.8 * max(first.share, share), False
