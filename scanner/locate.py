@@ -1254,6 +1254,7 @@ def _measure(
     shares: list[float] = []
     shift = [0, 0]
     by_boxes = [0, 0]  # the same, told by the box lines' weights
+    held = [False, False]  # the box lines' weights say the lattice is where it should be
     wave: list[FloatArray | None] = [None, None]  # per axis: (line, band) off the model
     deg = 2 if first_pass else _DEG_X  # a bowed page is not straight even at first
     lines = np.arange(-1.0, 11.0)  # the grid's 10 lines and one beyond each side
@@ -1311,6 +1312,7 @@ def _measure(
                 by_boxes[axis] = -1
             elif thirds[1] > _BOX_SHIFT * max(thirds[0], thirds[2]):
                 by_boxes[axis] = 1
+            held[axis] = thirds[0] > _BOX_SHIFT * max(thirds[1], thirds[2])
         # Off by a cell? The perpendicular lines end at the grid's border: if these
         # lines carry on through the cell beyond one end while the cell at the other
         # end has none, the lattice must move over (the "lines" of a text column beside
@@ -1331,7 +1333,13 @@ def _measure(
         elif cover[0] >= 7 and cover[0] - cover[9] >= 4:
             shift[other] = -1
     coef_h, coef_v = coefs
-    shift = [way or by_box for way, by_box in zip(shift, by_boxes, strict=True)]
+    # Bold box lines where the lattice's 0, 3, 6 and 9 lie hold it there: the text beside
+    # a crinkled grid can line up with its lines for a while (stress newsprint-crinkled
+    # 5533: the lattice moved a column into the text, and asked to move back).
+    shift = [
+        by_box if by_box or keep else way
+        for way, by_box, keep in zip(shift, by_boxes, held, strict=True)
+    ]
     ii, jj = np.meshgrid(np.arange(10.0), np.arange(10.0), indexing="ij")
     waviness = 0.0
     if wave[0] is not None and wave[1] is not None:

@@ -675,6 +675,15 @@ def test_a_lattice_moved_a_cell_over_that_asks_to_move_on_is_moved_again() -> No
     _reads_right(_stress_page("perspective", 5507, "League Spartan"))
 
 
+def test_a_lattice_whose_box_lines_stand_on_its_own_thirds_is_not_moved_into_text() -> None:
+    # Page 5533 of bench_stress's newsprint-crinkled: the text beside a crinkled grid
+    # lined up with its lines for a while, and the cover test moved the lattice a
+    # column into it (its ink on the lines 128.2 against 127.9), though the bold box
+    # lines stood at the lattice's 0, 3, 6 and 9. Every digit was read a column over,
+    # nearly all sure (refused only by a clash).
+    _reads_right(_stress_page("newsprint-crinkled", 5533, "Inconsolata"))
+
+
 def test_a_reading_through_a_deconvolution_that_needed_corrections_is_not_taken() -> None:
     # Page 321 of bench_stress's handheld (shake, glare, a steep tilt and JPEG at once):
     # deconvolved, twelve cells read under 0.5 and revision found a puzzle with one
