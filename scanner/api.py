@@ -56,15 +56,20 @@ from .locate import (
     locate_grid,
     locate_grids,
     rotated_lattice,
+    shifted_lattice,
 )
 from .motion import unblurred
 from .quality import (
+    BOX_LINES_CAUSE,
     COVERED_CAUSE,
     advice_beyond,
+    box_lines_off,
+    box_lines_shift,
     covered_cells,
     crossed_cells,
     cut_off_cells,
     diagnose,
+    frame_lines_hold,
     frame_missed,
     lines_through,
     washed_out,
@@ -596,6 +601,18 @@ def _scan_grid_or_unblurred(
     nor read again (no time spent).
     """
     first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
+    if first.problems == [Problem.BOX_LINES_OFF]:
+        # The lattice took a line beside the grid for its frame (a rule over a
+        # newspaper's grid, a column of text): moved a cell onto the bold lines, where
+        # its frame is a line too, the grid is read as found, by every rule, and looked
+        # at again from there.
+        moved = GridGeometry(
+            shifted_lattice(geometry.lattice, *box_lines_shift(ink, geometry)),
+            geometry.image_size,
+        )
+        if frame_lines_hold(ink, moved):
+            geometry = moved
+            first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
     if first.problems == [Problem.LINE_THROUGH_CELLS]:
         # The lattice took something beside the grid for a line (a phone's dark edge
         # beside an app's thin frame, where the tilt widened the cells across the grid
@@ -1026,11 +1043,18 @@ def _scan_grid(
     # missed: the cells beside it are cut off their digits' places. Seen in the photo
     # as taken (a deconvolution's ringing echoes the lines inside the cells).
     off_frame = None
-    if reading.status != ReadStatus.UNREADABLE:
+    seen_ink = read_ink if taken is None else descreen(taken, blur) if blur else taken
+    physical = {Problem.COVERED, Problem.CUT_OFF, Problem.GLARE} & set(reading.problems)
+    if not physical and box_lines_off(seen_ink, geometry):
+        # A lattice a cell off reads every digit from its neighbour's cell, each
+        # surely: a clash tells at best, a grid often has none. Whatever else was
+        # found wrong follows from it (a cell beyond the grid read as some digit).
+        read_digits = [i for i, v in enumerate(reading.givens) if v]
+        _refuse(reading, Problem.BOX_LINES_OFF, BOX_LINES_CAUSE, read_digits)
+    elif reading.status != ReadStatus.UNREADABLE:
         if taken is None or taken_cells is None:  # (both or neither)
-            seen_ink, as_taken = read_ink, read_cells
+            as_taken = read_cells
         else:
-            seen_ink = descreen(taken, blur) if blur else taken
             as_taken = extract_cells(seen_ink, geometry) if blur else taken_cells
         astray = [int(c) for c in np.flatnonzero(lines_through(as_taken)[perm])]
         # And one through a cell read in doubt: the page bent the lines off the
@@ -1178,7 +1202,13 @@ def _scan_grid(
         hint = advice_beyond(
             reading.problem,
             diagnose(
-                geometry, cells, unturned, washed=washed, covered=covered, off_frame=off_frame
+                geometry,
+                cells,
+                unturned,
+                washed=washed,
+                covered=covered,
+                off_frame=off_frame,
+                lattice_off=Problem.BOX_LINES_OFF in reading.problems,
             ),
         )
     result = ScanResult(

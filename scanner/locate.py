@@ -1168,7 +1168,7 @@ def _hat_weights(t: FloatArray) -> FloatArray:
     return w
 
 
-def _lattice_at(lattice: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
+def lattice_at(lattice: FloatArray, u: FloatArray, v: FloatArray) -> FloatArray:
     """Image points (n, 2) at grid coordinates ``(u, v)`` (n,), bilinear within each cell.
 
     Cell edges map to the straight segments between lattice points, so grid lines stay
@@ -1350,7 +1350,7 @@ def _measure(
         if follow_waves:
             # Added to the lattice as it came (this measurement's smooth model may differ
             # from the one it converged to, most at a corner with little to see).
-            moved = _lattice_at(lattice, jj.ravel() + across, ii.ravel() + down)
+            moved = lattice_at(lattice, jj.ravel() + across, ii.ravel() + down)
             return _Measurement(
                 moved.reshape(10, 10, 2), min(shares), (shift[0], shift[1]), waviness
             )
@@ -1364,7 +1364,7 @@ def _measure(
     drift = np.maximum(np.abs(xs - m - c * jj.ravel()), np.abs(ys - m - c * ii.ravel()))
     if not np.all(np.isfinite(drift)) or drift.max() > 1.5 * c:
         return None  # a wild fit (too few lines seen): not a measurement
-    pts = _lattice_at(lattice, (xs - m) / c, (ys - m) / c)
+    pts = lattice_at(lattice, (xs - m) / c, (ys - m) / c)
     return _Measurement(pts.reshape(10, 10, 2), min(shares), (shift[0], shift[1]), waviness)
 
 
@@ -1392,10 +1392,10 @@ def _crossing_offsets(wave: FloatArray) -> FloatArray:
     return np.asarray(np.where(count > 0, total / np.maximum(count, 1), 0.0), dtype=np.float64)
 
 
-def _shifted(lattice: FloatArray, rows: int, cols: int) -> FloatArray:
+def shifted_lattice(lattice: FloatArray, rows: int, cols: int) -> FloatArray:
     """The lattice (10, 10, 2) moved by whole cells, extrapolating beyond its edge."""
     jj, ii = np.meshgrid(np.arange(10.0) + cols, np.arange(10.0) + rows)
-    return _lattice_at(lattice, jj.ravel(), ii.ravel()).reshape(10, 10, 2)
+    return lattice_at(lattice, jj.ravel(), ii.ravel()).reshape(10, 10, 2)
 
 
 def _flat_lattice(points: FloatArray) -> FloatArray | None:
@@ -1750,7 +1750,7 @@ def _fit_grid(
     if flat is None:
         return None
     if first.shift != (0, 0):
-        moved = _flat_lattice(_shifted(flat, *first.shift))
+        moved = _flat_lattice(shifted_lattice(flat, *first.shift))
         flat = flat if moved is None else moved
     lat, share, shift, wavy = _refine(small, flat, c, cell, mode=mode)
     ink = _ink_on_lines(small, lat) if shift != (0, 0) else 0.0
@@ -1758,7 +1758,7 @@ def _fit_grid(
         if shift == (0, 0):
             break
         # Off by one cell: try the lattice moved over, keep it if it fits at least as well.
-        moved_flat = _flat_lattice(_shifted(lat, *shift))
+        moved_flat = _flat_lattice(shifted_lattice(lat, *shift))
         if moved_flat is None:
             break
         lat2, share2, shift, wavy2 = _refine(small, moved_flat, c, cell, mode=mode)

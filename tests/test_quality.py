@@ -6,15 +6,19 @@ import cv2
 import numpy as np
 import pytest
 
+from scanner import api
+from scanner.api import read_photo
 from scanner.cells import extract_cells, extract_colour_cells
 from scanner.geometry import GridGeometry
 from scanner.load import load_image
-from scanner.locate import locate_grid
+from scanner.locate import locate_grid, shifted_lattice
 from scanner.quality import (
     BENT_CAUSE,
+    BOX_LINES_CAUSE,
     COVERED_CAUSE,
     SEEN_MIDDLE,
     advice_beyond,
+    box_lines_off,
     covered_cells,
     crossed_cells,
     cut_off_cells,
@@ -23,8 +27,16 @@ from scanner.quality import (
     line_lengths,
     lines_through,
 )
+from scanner.reading import Problem, ReadStatus
 from scanner.robust import group_medians, group_percentile, robust_sd, row_percentiles
-from tests.synth import render_puzzle_photo
+from solver.generate import generate
+from tests.synth import (
+    STRESS_STYLES,
+    FontSet,
+    font_families,
+    render_puzzle_photo,
+    render_stress_page,
+)
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
@@ -137,6 +149,84 @@ def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not()
     moved = geometry.lattice.copy()
     moved[..., 0] -= left
     assert not frame_missed(cropped, GridGeometry(moved, (cropped.shape[1], h))).any()
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_a_lattice_a_cell_off_a_grid_with_bold_box_lines_is_named(rows: int, cols: int) -> None:
+    # Every third line bold, the lattice right: its 0, 3, 6, 9 are the bold ones.
+    gray, geometry = _located(0.0)
+    assert not box_lines_off(gray, geometry)
+    moved = GridGeometry(shifted_lattice(geometry.lattice, rows, cols), geometry.image_size)
+    assert box_lines_off(gray, moved)
+
+
+# A 17-clue puzzle (Royle's list) with its first column empty, and the page that reads
+# as it a column to the left: its every column one to the left, the last one empty.
+EMPTY_FIRST_COLUMN = (
+    "000000000000000001000002030000004506003000000017000800000160000008000040060500200"
+)
+SHIFTED_LEFT = "".join(EMPTY_FIRST_COLUMN[r * 9 + 1 : r * 9 + 9] + "0" for r in range(9))
+
+
+def _locating_off(monkeypatch: pytest.MonkeyPatch, rows: int, cols: int) -> None:
+    """Make the reader's locator place every lattice ``rows`` and ``cols`` cells off."""
+    locate = api.locate_grid
+
+    def off(gray: np.ndarray, **kwargs: object) -> GridGeometry:
+        found = locate(gray, **kwargs)
+        return GridGeometry(shifted_lattice(found.lattice, rows, cols), found.image_size)
+
+    monkeypatch.setattr(api, "locate_grid", off)
+
+
+def test_a_valid_puzzle_read_through_a_lattice_a_cell_off_is_not_returned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Through a lattice a column to the left of the grid this page reads, every digit
+    # surely, as a valid puzzle with one solution: not the one printed. Moved onto the
+    # bold lines, the lattice reads what is printed.
+    image, _, _ = render_puzzle_photo(SHIFTED_LEFT, seed=3, size=(1000, 800))
+    _locating_off(monkeypatch, 0, -1)
+    scan = read_photo(image)
+    assert "".join(map(str, scan.givens)) == SHIFTED_LEFT
+    assert scan.status != ReadStatus.OK  # (it has no one solution)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_a_lattice_a_cell_off_is_moved_onto_the_grid(
+    monkeypatch: pytest.MonkeyPatch, rows: int, cols: int
+) -> None:
+    image, _, _ = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800))
+    _locating_off(monkeypatch, rows, cols)
+    scan = read_photo(image)
+    assert scan.status == ReadStatus.OK
+    assert "".join(map(str, scan.givens)) == PUZZLE
+
+
+def test_a_lattice_two_cells_off_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two columns to the left, the bold lines lie a column to the right of its box
+    # lines; moved a column to the left, onto them, its frame is on bare paper.
+    image, _, _ = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800))
+    _locating_off(monkeypatch, 0, -2)
+    scan = read_photo(image)
+    assert scan.status == ReadStatus.UNREADABLE
+    assert scan.problems == [Problem.BOX_LINES_OFF]
+    assert scan.problem == BOX_LINES_CAUSE
+    assert scan.hint == "take the photo again closer, the grid filling the photo"
+
+
+def test_a_grid_without_bold_box_lines_is_never_a_cell_off() -> None:
+    # All its lines alike: no lattice on it says anything, right or moved.
+    seed = 7
+    font = font_families(FontSet.HELD_OUT)[0][0]
+    page = render_stress_page(
+        generate(seed), style=STRESS_STYLES["no-box-lines"], seed=seed, font=font
+    )
+    gray = load_image(page.image, gray=True).gray
+    size = (gray.shape[1], gray.shape[0])
+    lattice = np.asarray(page.lattice, dtype=np.float64)
+    for rows, cols in [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1)]:
+        assert not box_lines_off(gray, GridGeometry(shifted_lattice(lattice, rows, cols), size))
 
 
 def _bar(gray: np.ndarray, tip: np.ndarray, way: np.ndarray, width: float, level: int) -> None:

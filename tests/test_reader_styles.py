@@ -10,7 +10,7 @@ from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
 from scanner.kinds import CellKind, _lightness_way, _tight_second_ink, moire_stripes
 from scanner.load import load_image
-from scanner.locate import _shifted, fine_texture
+from scanner.locate import fine_texture, shifted_lattice
 from scanner.quality import BENT_CAUSE, frame_missed
 from scanner.reading import Problem, ReadStatus
 from solver.grid import cell_name
@@ -658,10 +658,10 @@ def test_a_lattice_a_column_off_a_frame_only_grid_sees_the_frame_beyond_it() -> 
     gray = load_image(page.image, gray=True).gray
     size = (gray.shape[1], gray.shape[0])
     assert not frame_missed(gray, GridGeometry(page.lattice, size)).any()
-    left = frame_missed(gray, GridGeometry(_shifted(page.lattice, 0, -1), size))
+    left = frame_missed(gray, GridGeometry(shifted_lattice(page.lattice, 0, -1), size))
     last_column = [c for c in range(8, 81, 9) if page.givens[c]]
     assert np.flatnonzero(left).tolist() == last_column
-    right = frame_missed(gray, GridGeometry(_shifted(page.lattice, 0, 1), size))
+    right = frame_missed(gray, GridGeometry(shifted_lattice(page.lattice, 0, 1), size))
     first_column = [c for c in range(0, 81, 9) if page.givens[c]]
     assert len(set(np.flatnonzero(right)) & set(first_column)) >= len(first_column) - 1
 
