@@ -158,6 +158,8 @@ _GIVENS_SIDE = 0.5
 _NEUTRAL = 12.0
 # Lightness tells the givens from the entries only where each holds this many inks.
 _MIN_BY_LIGHTNESS = 3
+# L* between black and white: givens lighter than this are an app's dark mode's white.
+_MID_GREY = 50.0
 # A digit whose ink covers under this share of the page's median digit's pixels is
 # thin (a 1, most 7s of a light font): on a photographed screen its colour is what the
 # fringes make it (see cell_kinds). On stress screen-photo-dark 5263 the 1s cover
@@ -710,8 +712,10 @@ class Kinds:
         (``_lightness_way``), and of a given more than a quarter of the way to an entry
         ink in either view yet nearer the entries' lightness; and of a thin digit
         (``_THIN_INK``) whose colour lies ``COLOUR_SPLIT`` or more from every entry of
-        fuller ink, at a lightness nearer the givens' than theirs; and, where there
-        are entries, GIVEN cells whose ink shows no colour to measure.
+        fuller ink, at a lightness nearer the givens' than theirs; and of a group of
+        one colour called entries that lies at the givens' lightness
+        (``_tinted_print``); and, where there are entries, GIVEN cells whose ink shows
+        no colour to measure.
     unmeasured : list of int
         Where the digits come in two inks (entries, or undecided): the digit cells whose
         ink shows no colour to measure (too thin or too faint, ``_ink_masks``), left
@@ -892,6 +896,11 @@ def cell_kinds(
             fringed = thin & entries & far & (toward_givens >= 0.5)
     for k in np.flatnonzero(fringed):
         kinds[printed[k]] = CellKind.GIVEN
+    tinted = _tinted_print(
+        lightness, between, sure_ink, np.array([kinds[i] == CellKind.ENTRY for i in printed])
+    )
+    for k in np.flatnonzero(tinted):
+        kinds[printed[k]] = CellKind.GIVEN
     in_doubt = [
         i
         for i, b, e, odd, g, doubted in zip(
@@ -900,12 +909,62 @@ def cell_kinds(
             entry_side,
             lone,
             givens_side,
-            givens_light | entries_light | (tight & ~entry) | fringed,
+            givens_light | entries_light | (tight & ~entry) | fringed | tinted,
             strict=True,
         )
         if odd or g or doubted or (b and not e)
     ]
     return Kinds(kinds, in_doubt=in_doubt + unmeasured, unmeasured=unmeasured)
+
+
+def _tinted_print(
+    lightness: FloatArray,
+    between: FloatArray,
+    sure: npt.NDArray[np.bool_],
+    entry: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """Which entry inks (N,) are a group of givens a screen's moire tinted alike.
+
+    The inks called entries fall in groups of one colour (each within ``COLOUR_SPLIT``
+    of another of its group, ``between`` (N, N) their a*b* distances). A group whose
+    ``sure`` inks (two or more) lie at the givens' lightness (their median beyond the
+    givens' quarter nearest the other entries), where the givens' and the other
+    entries' lightness stand apart (their tenth and ninth tenth nearest each other), is
+    print: an app draws its entries neither as dark as black nor as light as white
+    (so the other entries lie on the paper's side of the givens), and moire tints the
+    givens of one part of a photographed screen alike but leaves them as light
+    (screen-photo-dark 5559: five white givens came out yellow-green, L* 80-85,
+    beside purple entries at 52-69).
+    """
+    out = np.zeros(len(lightness), dtype=bool)
+    left = set(np.flatnonzero(entry).tolist())
+    while left:
+        group, grow = set(), [left.pop()]
+        while grow:  # one colour: connected within COLOUR_SPLIT
+            k = grow.pop()
+            group.add(k)
+            near = {int(m) for m in np.flatnonzero(between[k] < COLOUR_SPLIT)} & left
+            left -= near
+            grow.extend(near)
+        if len(group) < 2:
+            continue
+        members = np.zeros(len(lightness), dtype=bool)
+        members[list(group)] = True
+        givens, others = lightness[~entry & sure], lightness[entry & ~members & sure]
+        own = lightness[members & sure]
+        if len(own) < 2 or min(len(givens), len(others)) < _MIN_BY_LIGHTNESS:
+            continue
+        # Measured from the other entries toward the givens: lighter on a dark screen,
+        # whose givens are white (L* over 50), darker on a light one. Other entries
+        # beyond the givens' plain ink (whiter than white givens) are no app's entries
+        # but print tinted too: this group is the entries.
+        toward = 1.0 if np.median(givens) > np.median(others) else -1.0
+        if (toward > 0) != (np.median(givens) > _MID_GREY):
+            continue
+        apart = np.percentile(toward * givens, 10) > np.percentile(toward * others, 90)
+        if apart and np.median(toward * own) >= np.percentile(toward * givens, 25):
+            out |= members
+    return out
 
 
 def _lightness_way(

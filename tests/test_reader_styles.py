@@ -8,7 +8,13 @@ import pytest
 
 from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
-from scanner.kinds import CellKind, _lightness_way, _tight_second_ink, moire_stripes
+from scanner.kinds import (
+    CellKind,
+    _lightness_way,
+    _tight_second_ink,
+    _tinted_print,
+    moire_stripes,
+)
 from scanner.load import load_image
 from scanner.locate import fine_texture, shifted_lattice
 from scanner.quality import BENT_CAUSE, frame_missed
@@ -821,6 +827,36 @@ def test_lightness_tells_the_givens_only_where_the_inks_are_apart_in_it() -> Non
     assert np.isnan(_lightness_way(light, given, entry)).all()
     # Too few of either.
     assert np.isnan(_lightness_way(dark, given, entry & (np.arange(11) > 8))).all()
+
+
+def test_a_group_of_entries_as_light_as_the_givens_is_tinted_print() -> None:
+    # A photographed dark screen (stress screen-photo-dark 5559): white givens at L*
+    # 70-82, neutral; the player's purple entries at 52-64; and four givens that moire
+    # tinted yellow-green alike, as light as the rest, which colour alone calls a
+    # second entry ink.
+    givens = [(76, 0, 2), (82, -2, 1), (79, 4, 2), (72, 1, -5), (75, 5, 6), (70, 3, 3)]
+    purple = [(57, 23, -31), (63, 22, -21), (61, 22, -27), (55, 28, -34), (60, 30, -26)]
+    yellow = [(84, -15, 15), (85, -2, 25), (80, -7, 19), (80, -18, 20)]
+    inks = np.array(givens + purple + yellow, dtype=float)
+    lightness, colours = inks[:, 0], inks[:, 1:]
+    between = np.linalg.norm(colours[:, None] - colours[None], axis=2)
+    sure = np.ones(len(inks), dtype=bool)
+    entry = np.arange(len(inks)) >= len(givens)
+    tinted = _tinted_print(lightness, between, sure, entry)
+    assert list(np.flatnonzero(tinted)) == list(range(11, 15))  # the yellow, not the purple
+    # Without the yellow group, the purple entries are the player's.
+    alone = np.arange(len(inks)) < 11
+    assert not _tinted_print(
+        lightness[alone], between[alone][:, alone], sure[alone], entry[alone]
+    ).any()
+    # A light screen's black givens (L* 20-30) beside blue entries (55-62) and a red
+    # mistake group at the entries' lightness: no group is print.
+    light = np.array([20, 25, 30, 22, 28, 24, 55, 58, 60, 62, 57, 56, 59, 61, 60], dtype=float)
+    assert not _tinted_print(light, between, sure, entry).any()
+    # Entries whiter than white givens are no app's: the group beside them is no print.
+    whiter = lightness.copy()
+    whiter[11:] = 97
+    assert not _tinted_print(whiter, between, sure, entry)[6:11].any()
 
 
 def test_a_sure_given_far_weaker_than_its_glyph_s_printed_copies_is_an_entry() -> None:
