@@ -213,7 +213,7 @@ _STROKE_COPY = 256
 _STROKE_AREA = 0.04
 # A refused grid is read once more through a blur of this share of a cell (sigma), and
 # that reading taken only where no cell it leaves empty had a digit read at
-# _NOISE_KEEPS or more the first time (see ``_through_noise``).
+# _NOISE_KEEPS or more the first time (``_keeps_first``).
 _NOISE_SIGMA = 0.03
 _NOISE_KEEPS = 0.25
 # The probability a pencil-like cell gives to "empty" before the digit read in it.
@@ -596,7 +596,8 @@ def _scan_grid_or_unblurred(
     a light blur (:func:`_through_noise`).
 
     A second reading is taken only when it is trusted (status OK) by the same tests
-    the first one failed, and as read (no correction); otherwise the first one, with
+    the first one failed, as read (no correction), and keeps every cell the first one
+    gave a digit a real chance in (:func:`_keeps_first`); otherwise the first one, with
     its doubts and hint, stands. A grid read the first time is never measured for blur
     nor read again (no time spent).
     """
@@ -641,7 +642,7 @@ def _scan_grid_or_unblurred(
         # The deconvolution is a guess at the blur; a reading through it that revision
         # had to correct stacks a second guess on it (on pages shaken, tilted, glared
         # and JPEG'd at once such readings gave other puzzles, 0.07-0.2 per cell).
-        if second.status == ReadStatus.OK and not second.corrections:
+        if _keeps_first(first, second, keeps=CONFIDENT, turned=True):
             # The photo as taken is what the person gave, and what the overlay draws on.
             return replace(second, loaded=loaded, motion=motion)
     return _through_noise(
@@ -674,12 +675,39 @@ def _through_noise(
     blur, left a puzzle with the same one solution).
     """
     second = read(np.asarray(cv2.GaussianBlur(ink, (0, 0), _NOISE_SIGMA * cell), np.uint8))
-    if second.status != ReadStatus.OK or second.corrections or second.rotation != first.rotation:
-        return first
-    for kept, seen in zip(second.givens, first.alternatives, strict=True):
-        if not kept and max((p for v, p in seen if v), default=0.0) >= _NOISE_KEEPS:
-            return first
-    return second
+    return second if _keeps_first(first, second, keeps=_NOISE_KEEPS) else first
+
+
+def _keeps_first(
+    first: ScanResult, second: ScanResult, *, keeps: float, turned: bool = False
+) -> bool:
+    """Whether ``second``, another look at the grid refused in ``first``, may stand for
+    it: trusted (status OK) as read (no correction), in the same orientation unless
+    ``turned`` may differ, and leaving no cell empty in which ``first`` gave some digit a
+    chance of ``keeps`` or more. Through a light blur, a real chance (``_NOISE_KEEPS``):
+    a blur fades a faint print. Through a deconvolution, a sure one (``CONFIDENT``): it
+    can break a thin print into what reads as candidates (stress screen-photo-dark
+    5677: a printed 4 read at 0.93 the first time was marks through it, and the puzzle
+    without it had the page's one solution), while a shaken photo's first reading
+    smears digits into the cells beside them, and its orientation may be the blur's
+    guess (stress motion-blur 5546, read right through it, was read upside down first).
+    """
+    if second.status != ReadStatus.OK or second.corrections:
+        return False
+    if second.rotation != first.rotation and not turned:
+        return False
+    # Each of the second reading's cells in the first one's order (both as cut, turned).
+    as_cut = [_cut_order(r) for r in (first.rotation, second.rotation)]
+    in_first = np.argsort(as_cut[0])[as_cut[1]]
+    return not any(
+        not kept and max((p for v, p in first.alternatives[int(c)] if v), default=0.0) >= keeps
+        for kept, c in zip(second.givens, in_first, strict=True)
+    )
+
+
+def _cut_order(rotation: int) -> npt.NDArray[np.intp]:
+    """The cells as cut (81,) of a reading turned ``rotation`` quarter turns, in its order."""
+    return np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
 
 
 def _scan_grid(
@@ -726,7 +754,7 @@ def _scan_grid(
     # best; where they did not, only the blurred ink holds strokes to measure.
     cells = extract_cells(ink, geometry) if textured else read_cells
     # Kinds are measured on the cells as cut; perm[i] is the cut index of turned cell i.
-    perm = np.rot90(np.arange(81).reshape(9, 9), -rotation % 4).ravel()
+    perm = _cut_order(rotation)
     colours = colour_cells_of(loaded.image, geometry)  # None: gray, or hardly a colour
     inked_cells = probs[:, 0] < 0.5
     # Pencil beside the print: a lighter ink that looks written is the person's.

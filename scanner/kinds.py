@@ -923,18 +923,21 @@ def _tinted_print(
     sure: npt.NDArray[np.bool_],
     entry: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.bool_]:
-    """Which entry inks (N,) are a group of givens a screen's moire tinted alike.
+    """Which entry inks (N,) are givens that a screen's moire tinted.
 
-    The inks called entries fall in groups of one colour (each within ``COLOUR_SPLIT``
-    of another of its group, ``between`` (N, N) their a*b* distances). A group whose
+    An app draws its entries neither as dark as black nor as light as white, the
+    givens in the plain ink; moire tints a given but leaves it as light. The inks
+    called entries fall in groups of one colour (each within ``COLOUR_SPLIT`` of
+    another of its group, ``between`` (N, N) their a*b* distances). A group whose
     ``sure`` inks (two or more) lie at the givens' lightness (their median beyond the
-    givens' quarter nearest the other entries), where the givens' and the other
-    entries' lightness stand apart (their tenth and ninth tenth nearest each other), is
-    print: an app draws its entries neither as dark as black nor as light as white
-    (so the other entries lie on the paper's side of the givens), and moire tints the
-    givens of one part of a photographed screen alike but leaves them as light
-    (screen-photo-dark 5559: five white givens came out yellow-green, L* 80-85,
-    beside purple entries at 52-69).
+    givens' quarter nearest the other entries), where the givens and the other
+    entries stand apart in lightness (their tenth and ninth tenth nearest each other),
+    is print (screen-photo-dark 5559: five white givens came out yellow-green alike,
+    L* 80-85, beside purple entries at 52-69 and givens at 70-82). And so is any one
+    entry ink that lies there, where the givens stand apart from three quarters of the
+    entries (screen-photo 5560: two black givens tinted the blue entries' colour, at
+    L* 26, beside givens at 27-32 and entries at 33-42). The other entries lie on the
+    paper's side of the givens (an ink whiter than a white given is no app's entry).
     """
     out = np.zeros(len(lightness), dtype=bool)
     left = set(np.flatnonzero(entry).tolist())
@@ -946,25 +949,43 @@ def _tinted_print(
             near = {int(m) for m in np.flatnonzero(between[k] < COLOUR_SPLIT)} & left
             left -= near
             grow.extend(near)
-        if len(group) < 2:
-            continue
         members = np.zeros(len(lightness), dtype=bool)
         members[list(group)] = True
-        givens, others = lightness[~entry & sure], lightness[entry & ~members & sure]
-        own = lightness[members & sure]
-        if len(own) < 2 or min(len(givens), len(others)) < _MIN_BY_LIGHTNESS:
-            continue
-        # Measured from the other entries toward the givens: lighter on a dark screen,
-        # whose givens are white (L* over 50), darker on a light one. Other entries
-        # beyond the givens' plain ink (whiter than white givens) are no app's entries
-        # but print tinted too: this group is the entries.
-        toward = 1.0 if np.median(givens) > np.median(others) else -1.0
-        if (toward > 0) != (np.median(givens) > _MID_GREY):
-            continue
-        apart = np.percentile(toward * givens, 10) > np.percentile(toward * others, 90)
-        if apart and np.median(toward * own) >= np.percentile(toward * givens, 25):
-            out |= members
+        own = members & sure
+        if own.sum() >= 2:
+            beyond = _beyond_givens_quarter(lightness, ~entry & sure, entry & ~members & sure, 90)
+            if beyond is not None and float(np.median(beyond[own])) >= 0.0:
+                out |= members
+    rest = entry & ~out
+    beyond = _beyond_givens_quarter(lightness, ~entry & sure, rest & sure, 75)
+    if beyond is not None:
+        with np.errstate(invalid="ignore"):
+            out |= rest & (beyond >= 0.0)
     return out
+
+
+def _beyond_givens_quarter(
+    lightness: FloatArray,
+    givens: npt.NDArray[np.bool_],
+    entries: npt.NDArray[np.bool_],
+    entries_share: float,
+) -> FloatArray | None:
+    """How far (N,) each ink's lightness lies beyond the ``givens``' quarter nearest
+    the ``entries``, toward the givens (L*; positive at the givens' lightness), or None
+    where the givens' tenth nearest the entries does not stand beyond the entries'
+    ``entries_share`` percentile, or the entries lie beyond the givens from the paper
+    (see :func:`_tinted_print`)."""
+    if min(int(givens.sum()), int(entries.sum())) < _MIN_BY_LIGHTNESS:
+        return None
+    # Measured from the entries toward the givens: lighter on a dark screen, whose
+    # givens are white (L* over 50), darker on a light one.
+    toward = 1.0 if np.median(lightness[givens]) > np.median(lightness[entries]) else -1.0
+    if (toward > 0) != (np.median(lightness[givens]) > _MID_GREY):
+        return None
+    along = toward * lightness
+    if np.percentile(along[givens], 10) <= np.percentile(along[entries], entries_share):
+        return None
+    return np.asarray(along - np.percentile(along[givens], 25))
 
 
 def _lightness_way(

@@ -859,6 +859,26 @@ def test_a_group_of_entries_as_light_as_the_givens_is_tinted_print() -> None:
     assert not _tinted_print(whiter, between, sure, entry)[6:11].any()
 
 
+def test_an_entry_as_dark_as_the_black_givens_is_tinted_print() -> None:
+    # A photographed light screen (stress screen-photo 5560): black givens at L* 27-32,
+    # ten blue entries at 33-42, and two givens that moire tinted the entries' blue, at the
+    # givens' lightness (26): of the entries' colour, one by one.
+    givens = [(27, 0, 1), (28, 2, -3), (29, -1, 0), (30, 3, 2), (31, 1, -2), (32, 0, 0)]
+    blue = [(33, 12, -38), (35, 10, -33), (36, 15, -40), (38, 11, -36), (42, 14, -31)]
+    blue += [(34, 13, -35), (37, 12, -39), (36, 10, -34), (39, 14, -37), (41, 11, -32)]
+    tinted_givens = [(26, 11, -30), (26.5, 19, -33)]
+    inks = np.array(givens + blue + tinted_givens, dtype=float)
+    lightness, colours = inks[:, 0], inks[:, 1:]
+    between = np.linalg.norm(colours[:, None] - colours[None], axis=2)
+    sure = np.ones(len(inks), dtype=bool)
+    entry = np.arange(len(inks)) >= len(givens)
+    assert list(np.flatnonzero(_tinted_print(lightness, between, sure, entry))) == [16, 17]
+    # Where the givens and the entries do not stand apart in lightness, nothing.
+    close = lightness.copy()
+    close[6:16] = [28, 29, 30, 31, 33, 28, 29, 30, 31, 33]
+    assert not _tinted_print(close, between, sure, entry).any()
+
+
 def test_a_sure_given_far_weaker_than_its_glyph_s_printed_copies_is_an_entry() -> None:
     # Page 4834 of bench_stress's screen-photo: the moire washed the player's pink 5 in
     # r5c1 toward the print's colour, and it was read as a sure given (0.94); the puzzle

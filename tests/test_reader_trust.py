@@ -1037,6 +1037,54 @@ def test_a_blurred_reading_is_taken_unless_it_empties_a_digit_read_before(
     assert len(blurred) == 1 and 0 < blurred[0].max() < 255  # read through a blur
 
 
+@pytest.mark.parametrize(("chance", "taken"), [(0.4, True), (0.93, False)])
+def test_a_reading_without_the_motion_blur_is_taken_unless_it_empties_a_digit_read_before(
+    monkeypatch: pytest.MonkeyPatch, chance: float, taken: bool
+) -> None:
+    # Stress screen-photo-dark 5677: refused as first read (a digit's colour in
+    # doubt), its printed 4 read at 0.93; through the deconvolution the 4 broke into
+    # what read as candidates, and that reading, without it, had the page's one
+    # solution. Another look stands only where it keeps what the first one read
+    # surely (a shaken page's first reading smears digits into empty cells, at 0.25-0.4).
+    import scanner.api as api
+
+    puzzle = generate(11)
+    alternatives = [[(v, 1.0)] for v in puzzle]
+    alternatives[0] = [(4, chance), (0, 1.0 - chance)]  # cell 0: a 4, or maybe empty
+    assert puzzle[0] == 0
+    first = _noisy_scan(ReadStatus.UNREADABLE, puzzle, alternatives)
+    second = _noisy_scan(ReadStatus.OK, puzzle, [[(v, 1.0)] for v in puzzle])
+    looks = iter([first, second])
+    monkeypatch.setattr(api, "_scan_grid", lambda *args, **kwargs: next(looks))
+    sharp = np.full((440, 440, 3), 250, np.uint8)
+    monkeypatch.setattr(api, "unblurred", lambda *args: (sharp, sharp[..., 0], (3, 0)))
+    monkeypatch.setattr(api, "_through_noise", lambda first, *rest: first)
+    ink = np.full((440, 440), 250, np.uint8)
+    got = api._scan_grid_or_unblurred(first.loaded, ink, first.geometry, None, "page", 0.0)
+    assert got.status == (ReadStatus.OK if taken else ReadStatus.UNREADABLE)
+    assert (got.motion == (3, 0)) is taken
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_another_look_turned_keeps_the_first_reading_s_digits_where_they_lie(kept: bool) -> None:
+    # Read upside down the first time (a shaken page's orientation is the blur's
+    # guess), upright through the deconvolution: the first reading's cell 0 is the
+    # second's cell 80.
+    from dataclasses import replace
+
+    import scanner.api as api
+
+    blank = [[(0, 1.0)] for _ in range(81)]
+    first = replace(_noisy_scan(ReadStatus.UNREADABLE, [0] * 81, blank), rotation=2)
+    first.alternatives[0] = [(4, 0.95), (0, 0.05)]
+    givens = [0] * 81
+    givens[80] = 4 if kept else 0
+    givens[0] = 0 if kept else 4  # (where the digit would be, unturned)
+    second = _noisy_scan(ReadStatus.OK, givens, blank)
+    assert api._keeps_first(first, second, keeps=0.9, turned=True) is kept
+    assert not api._keeps_first(first, second, keeps=0.9)  # (not turned: another look)
+
+
 def test_a_dim_noisy_photo_is_read_through_its_noise(photos_dir) -> None:
     # Underexposed (the light at 0.3) with sensor noise (sd 5): the speckles, scaled
     # up with the grid's faint digits, read as "more likely a digit than empty" in
