@@ -596,10 +596,12 @@ def _scan_grid_or_unblurred(
     a light blur (:func:`_through_noise`).
 
     A second reading is taken only when it is trusted (status OK) by the same tests
-    the first one failed, as read (no correction), and keeps every cell the first one
-    gave a digit a real chance in (:func:`_keeps_first`); otherwise the first one, with
-    its doubts and hint, stands. A grid read the first time is never measured for blur
-    nor read again (no time spent).
+    the first one failed, as read (no correction), and keeps what the first one read
+    (:func:`_keeps_first`); otherwise the first one, with its doubts and hint, stands.
+    A grid read the first time is never measured for blur nor read again (no time
+    spent). A lattice refused as a cell off the grid's bold lines is first moved onto
+    them, where its frame holds (:func:`scanner.quality.box_lines_shift`), and the
+    grid read through it instead.
     """
     first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
     if first.problems == [Problem.BOX_LINES_OFF]:
@@ -682,9 +684,9 @@ def _keeps_first(
     first: ScanResult, second: ScanResult, *, keeps: float, turned: bool = False
 ) -> bool:
     """Whether ``second``, another look at the grid refused in ``first``, may stand for
-    it: trusted (status OK) as read (no correction), in the same orientation unless
-    ``turned`` may differ, and leaving no cell empty in which ``first`` gave some digit a
-    chance of ``keeps`` or more. Through a light blur, a real chance (``_NOISE_KEEPS``):
+    it: trusted (status OK) as read (no correction), in the same orientation (any, with
+    ``turned``), and leaving no cell empty in which ``first`` gave some digit a chance
+    of ``keeps`` or more. Through a light blur, a real chance (``_NOISE_KEEPS``):
     a blur fades a faint print. Through a deconvolution, a sure one (``CONFIDENT``): it
     can break a thin print into what reads as candidates (stress screen-photo-dark
     5677: a printed 4 read at 0.93 the first time was marks through it, and the puzzle

@@ -160,6 +160,12 @@ _NEUTRAL = 12.0
 _MIN_BY_LIGHTNESS = 3
 # L* between black and white: givens lighter than this are an app's dark mode's white.
 _MID_GREY = 50.0
+# Entries whose lightness percentile this (toward the givens) the givens' tenth nearest
+# them stands beyond are apart from the givens in it (``_tinted_print``): beside a
+# group of entries, the other entries' ninth tenth; beside one, three quarters of all
+# the entries (two tinted givens among a dozen entries must not hide the gap).
+_GROUP_APART = 90.0
+_ONE_APART = 75.0
 # A digit whose ink covers under this share of the page's median digit's pixels is
 # thin (a 1, most 7s of a light font): on a photographed screen its colour is what the
 # fringes make it (see cell_kinds). On stress screen-photo-dark 5263 the 1s cover
@@ -712,8 +718,8 @@ class Kinds:
         (``_lightness_way``), and of a given more than a quarter of the way to an entry
         ink in either view yet nearer the entries' lightness; and of a thin digit
         (``_THIN_INK``) whose colour lies ``COLOUR_SPLIT`` or more from every entry of
-        fuller ink, at a lightness nearer the givens' than theirs; and of a group of
-        one colour called entries that lies at the givens' lightness
+        fuller ink, at a lightness nearer the givens' than theirs; and of an entry
+        ink, or a group of one colour, that lies at the givens' lightness
         (``_tinted_print``); and, where there are entries, GIVEN cells whose ink shows
         no colour to measure.
     unmeasured : list of int
@@ -953,11 +959,13 @@ def _tinted_print(
         members[list(group)] = True
         own = members & sure
         if own.sum() >= 2:
-            beyond = _beyond_givens_quarter(lightness, ~entry & sure, entry & ~members & sure, 90)
+            beyond = _beyond_givens_quarter(
+                lightness, ~entry & sure, entry & ~members & sure, _GROUP_APART
+            )
             if beyond is not None and float(np.median(beyond[own])) >= 0.0:
                 out |= members
     rest = entry & ~out
-    beyond = _beyond_givens_quarter(lightness, ~entry & sure, rest & sure, 75)
+    beyond = _beyond_givens_quarter(lightness, ~entry & sure, rest & sure, _ONE_APART)
     if beyond is not None:
         with np.errstate(invalid="ignore"):
             out |= rest & (beyond >= 0.0)
