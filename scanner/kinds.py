@@ -946,17 +946,11 @@ def _tinted_print(
     paper's side of the givens (an ink whiter than a white given is no app's entry).
     """
     out = np.zeros(len(lightness), dtype=bool)
-    left = set(np.flatnonzero(entry).tolist())
-    while left:
-        group, grow = set(), [left.pop()]
-        while grow:  # one colour: connected within COLOUR_SPLIT
-            k = grow.pop()
-            group.add(k)
-            near = {int(m) for m in np.flatnonzero(between[k] < COLOUR_SPLIT)} & left
-            left -= near
-            grow.extend(near)
+    inks = np.flatnonzero(entry)
+    # One colour: the entry inks connected within COLOUR_SPLIT.
+    for group in _connected_parts(between[np.ix_(inks, inks)] < COLOUR_SPLIT):
         members = np.zeros(len(lightness), dtype=bool)
-        members[list(group)] = True
+        members[inks[group]] = True
         own = members & sure
         if own.sum() >= 2:
             beyond = _beyond_givens_quarter(
@@ -1214,25 +1208,33 @@ def glyph_groups(ink: npt.NDArray[np.floating[Any]], candidates: npt.ArrayLike) 
         Disjoint groups of two or more cells, each sorted.
     """
     cells = [int(c) for c in np.flatnonzero(np.asarray(candidates, dtype=bool).ravel())]
-    n = len(cells)
     alike = _alike(ink, cells, GLYPH_LIKENESS)
-    groups: list[list[int]] = []
-    unseen = set(range(n))
+    # A connected part of the likeness graph is a group only when every two of it are
+    # alike.
+    return [
+        [cells[k] for k in members]
+        for members in _connected_parts(alike)
+        if len(members) >= 2 and alike[np.ix_(members, members)].all()
+    ]
+
+
+def _connected_parts(linked: npt.NDArray[np.bool_]) -> list[list[int]]:
+    """The connected parts (each sorted) of the graph whose edges ``linked`` (n, n)
+    marks, in the order of their lowest members."""
+    parts: list[list[int]] = []
+    unseen = set(range(len(linked)))
     while unseen:
-        # The connected part of the likeness graph around one cell ...
-        part, todo = set(), [unseen.pop()]
+        part, todo = set(), [min(unseen)]
+        unseen.discard(todo[0])
         while todo:
             k = todo.pop()
             part.add(k)
-            for m in np.flatnonzero(alike[k]):
+            for m in np.flatnonzero(linked[k]):
                 if int(m) in unseen:
                     unseen.discard(int(m))
                     todo.append(int(m))
-        members = sorted(part)
-        # ... is a group only when every two of it are alike.
-        if len(members) >= 2 and alike[np.ix_(members, members)].all():
-            groups.append([cells[k] for k in members])
-    return groups
+        parts.append(sorted(part))
+    return parts
 
 
 def font_strangers(

@@ -460,10 +460,12 @@ def box_lines_shift(ink: UInt8Array, geometry: GridGeometry) -> tuple[int, int]:
     newsprint-crinkled 5533: moved a column into the text beside the grid, every digit
     read a column over, nearly all surely): moved by 1 (its line 1 becomes line 0) or
     by -1 (its line 8 becomes line 9) the bold lines are its box lines. ``ink`` and
-    ``geometry`` are as for :func:`frame_missed`.
+    ``geometry`` are as for :func:`frame_missed`. (The locator weighs the box lines
+    too, on its reduced copy while it fits, ``_BOX_SHIFT``: this looks again at the
+    lattice as read, in the photo read.)
     """
-    rows, cols = (_box_shift(weights) for weights in _line_weights(ink, geometry))
-    return rows, cols
+    rows, cols = _line_weights(ink, geometry)
+    return _box_shift(rows), _box_shift(cols)
 
 
 def frame_lines_hold(ink: UInt8Array, geometry: GridGeometry) -> bool:
@@ -483,7 +485,7 @@ def _box_shift(weights: FloatArray) -> int:
     """:func:`box_lines_shift` one way, from its lines' weights (10,)."""
     thirds = [float(np.median(weights[k::3])) for k in range(3)]
     k = 1 if thirds[1] >= thirds[2] else 2
-    if thirds[k] > _OFF_LINES and thirds[k] > _OFF_BOX_LINES * max(thirds[0], 0.0):
+    if thirds[k] > _OFF_LINES and thirds[k] > _OFF_BOX_LINES * thirds[0]:  # (weights >= 0)
         return 1 if k == 1 else -1
     return 0
 
