@@ -19,6 +19,7 @@ from scanner.quality import (
     SEEN_MIDDLE,
     advice_beyond,
     box_lines_off,
+    box_lines_shift,
     covered_cells,
     crossed_cells,
     cut_off_cells,
@@ -227,6 +228,42 @@ def test_a_grid_without_bold_box_lines_is_never_a_cell_off() -> None:
     lattice = np.asarray(page.lattice, dtype=np.float64)
     for rows, cols in [(0, 0), (1, 0), (0, 1), (-1, 0), (0, -1)]:
         assert not box_lines_off(gray, GridGeometry(shifted_lattice(lattice, rows, cols), size))
+
+
+def _frame_only_page(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A frame-only page (thin grey lines inside a bold frame): its photo (BGR), the
+    reader's ink of it (gray) and its true lattice."""
+    font = font_families(FontSet.HELD_OUT)[0][0]
+    page = render_stress_page(
+        generate(seed), style=STRESS_STYLES["frame-only"], seed=seed, font=font
+    )
+    gray = load_image(page.image, gray=True).gray
+    return page.image, gray, np.asarray(page.lattice, dtype=np.float64)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(1, 0), (-1, 0), (0, 1), (0, -1)])
+def test_a_lattice_a_cell_off_a_grid_whose_only_bold_lines_are_its_frame_is_moved_back(
+    rows: int, cols: int
+) -> None:
+    # No box lines stand out every third; the frame still tells the lattice's place.
+    _, gray, lattice = _frame_only_page(11)
+    size = (gray.shape[1], gray.shape[0])
+    assert box_lines_shift(gray, GridGeometry(lattice, size)) == (0, 0)
+    moved = GridGeometry(shifted_lattice(lattice, rows, cols), size)
+    assert box_lines_shift(gray, moved) == (-rows, -cols)
+
+
+def test_a_frame_only_grid_read_through_a_lattice_a_cell_off_reads_as_printed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The lattice a column into the text beside the grid: moved back onto the frame,
+    # the page reads as printed.
+    seed = 11
+    image, _, _ = _frame_only_page(seed)
+    _locating_off(monkeypatch, 0, 1)
+    scan = read_photo(image)
+    assert scan.status == ReadStatus.OK
+    assert scan.givens == generate(seed)
 
 
 def _bar(gray: np.ndarray, tip: np.ndarray, way: np.ndarray, width: float, level: int) -> None:
