@@ -472,7 +472,8 @@ def box_lines_shift(ink: UInt8Array, geometry: GridGeometry) -> tuple[int, int]:
     lines (``_OFF_BOX_LINES``), the lattice is a cell off the grid (stress
     newsprint-crinkled 5533: moved a column into the text beside the grid, every digit
     read a column over, nearly all surely): moved by 1 (its line 1 becomes line 0) or
-    by -1 (its line 8 becomes line 9) the bold lines are its box lines. ``ink`` and
+    by -1 (its line 8 becomes line 9) the bold lines are its box lines. A grid whose
+    only bold lines are its frame is judged by its frame (``_box_shift``). ``ink`` and
     ``geometry`` are as for :func:`frame_missed`. (The locator weighs the box lines
     too, on its reduced copy while it fits, ``_BOX_SHIFT``: this looks again at the
     lattice as read, in the photo read.)
