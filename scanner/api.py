@@ -83,6 +83,7 @@ from .reading import (
     Reading,
     ReadStatus,
     orientation_score,
+    proper_solution,
     reads_upright,
     refused,
     revise,
@@ -693,6 +694,13 @@ def _keeps_first(
     without it had the page's one solution), while a shaken photo's first reading
     smears digits into the cells beside them, and its orientation may be the blur's
     guess (stress motion-blur 5546, read right through it, was read upside down first).
+    Whatever ``keeps``, a cell the second look reads empty may not be one in which
+    the first gave the second's own solution digit a real chance (``_NOISE_KEEPS``):
+    the second look then reads the page's puzzle without a given it prints (stress
+    newsprint-crinkled 5929, a fresh page: a bold printed 1 read 0.48 the first time,
+    "empty" 0.41 through the deconvolution, the puzzle without it had the page's one
+    solution); a digit smeared in from the cell beside is its solution's one time in
+    nine.
     """
     if second.status != ReadStatus.OK or second.corrections:
         return False
@@ -701,9 +709,24 @@ def _keeps_first(
     # Each of the second reading's cells in the first one's order (both as cut, turned).
     as_cut = [_cut_order(r) for r in (first.rotation, second.rotation)]
     in_first = np.argsort(as_cut[0])[as_cut[1]]
+    solution = proper_solution(list(second.givens)) or [0] * 81
+
+    def chance(cell: int, digit: int | None = None) -> float:
+        """The first reading's chance of ``digit`` in ``cell`` (of any, by default)."""
+        return max(
+            (p for v, p in first.alternatives[cell] if v and digit in (None, v)), default=0.0
+        )
+
     return not any(
-        not kept and max((p for v, p in first.alternatives[int(c)] if v), default=0.0) >= keeps
-        for kept, c in zip(second.givens, in_first, strict=True)
+        not kept
+        and (
+            chance(int(c)) >= keeps
+            or (
+                second.kinds[k] == CellKind.EMPTY  # (the person's right entry is no given)
+                and chance(int(c), solution[k]) >= _NOISE_KEEPS
+            )
+        )
+        for k, (kept, c) in enumerate(zip(second.givens, in_first, strict=True))
     )
 
 

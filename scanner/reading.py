@@ -276,7 +276,7 @@ def _problem(values: list[int]) -> tuple[tuple[Problem, str] | None, list[list[i
     return None, sols
 
 
-def _consistent(values: list[int]) -> list[int] | None:
+def proper_solution(values: list[int]) -> list[int] | None:
     """The solution if ``values`` is a proper puzzle (no clash, one solution), else None."""
     if find_duplicates(values):
         return None
@@ -716,7 +716,7 @@ def _weak_digit_left_out(
             continue
         without = list(values)
         without[c] = 0
-        if _consistent(without) == solution:
+        if proper_solution(without) == solution:
             return cost, [(cost, c, 0)], list(solution or [])
     return None
 
@@ -839,7 +839,7 @@ def _fixes(
         for _, c, v in changes:
             values[c] = v
         checks += 1
-        solution = _consistent(values)
+        solution = proper_solution(values)
         if solution is not None:
             yield cost, changes, solution
     if finished is not None:
