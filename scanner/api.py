@@ -77,7 +77,6 @@ from .quality import (
 from .reading import (
     CONFIDENT,
     RIVAL_ODDS,
-    WEAK_DIGIT,
     Correction,
     Problem,
     Reading,
@@ -176,6 +175,9 @@ APP_MARK_SHARE = 0.65
 _MAX_LONE_MARKS = 2
 # An empty reading gives way to the solution's digit inked this close to it (odds).
 _KEEP_ODDS = 2.0
+# A digit whose colour lies between the print's and the entries', read as neither, is
+# refused when the network gives its solution's digit this much (``_doubt_untold_kinds``).
+_UNTOLD_BAR = 1.0 / 3.0
 # Two inks are told apart by shape when at most this share of either ink's digits
 # disagrees with the rest of its ink (written or printed).
 _SHAPE_VOTE = 0.1
@@ -700,7 +702,8 @@ def _keeps_first(
     newsprint-crinkled 5929, a fresh page: a bold printed 1 read 0.48 the first time,
     "empty" 0.41 through the deconvolution, the puzzle without it had the page's one
     solution); a digit smeared in from the cell beside is its solution's one time in
-    nine.
+    nine. A cell the second look reads as the person's entry is no given left out,
+    unless the first look could not tell print from theirs there (``UNTOLD_KIND``).
     """
     if second.status != ReadStatus.OK or second.corrections:
         return False
@@ -717,12 +720,20 @@ def _keeps_first(
             (p for v, p in first.alternatives[cell] if v and digit in (None, v)), default=0.0
         )
 
+    # The person's right entry is no given left out, unless the first look could not
+    # tell print from theirs: there a second look's "theirs" is no surer (stress
+    # screen-photo 6040: a bold printed 3 under the strongest moire, between the inks
+    # as taken, read by shape as the player's through the deconvolution).
+    untold = Problem.UNTOLD_KIND in first.problems
     return not any(
         not kept
         and (
             chance(int(c)) >= keeps
             or (
-                second.kinds[k] == CellKind.EMPTY  # (the person's right entry is no given)
+                (
+                    second.kinds[k] == CellKind.EMPTY
+                    or (untold and second.kinds[k] == CellKind.ENTRY)
+                )
                 and chance(int(c), solution[k]) >= _NOISE_KEEPS
             )
         )
@@ -1305,7 +1316,10 @@ def _ink_kinds(
     which sharpens each channel apart: it gives a blurred pen back its colour, but its
     ringing can tint print and the player's ink alike (screen-photo 3452: black print
     came out magenta, one ink with the player's purple entries, read as givens). Where
-    the photo as taken shows a second ink and the sharpened copy none, its kinds stand.
+    the photo as taken shows a second ink and the sharpened copy none, its kinds stand,
+    and so do its undecided ones (stress screen-photo 6030: red and purple entries
+    beside moire-tinted print, undecided as taken, all one ink through the
+    deconvolution, were read as givens).
     """
     digit = np.zeros(81, dtype=bool)
     digit[perm] = probs[:, 0] < 0.5
@@ -1315,7 +1329,7 @@ def _ink_kinds(
     if photo is None or kinds.undecided or CellKind.ENTRY in kinds.kinds:
         return kinds
     as_taken = cell_kinds(photo, geometry, cells, digit, sure)
-    return as_taken if CellKind.ENTRY in as_taken.kinds else kinds
+    return as_taken if CellKind.ENTRY in as_taken.kinds or as_taken.undecided else kinds
 
 
 def _inks_by_strength(
@@ -1695,16 +1709,20 @@ def _doubt_untold_kinds(
     tells: a print, or the person's (naming the cells).
 
     * ``between_inks``: digits whose colour lies between the print's and the entries'
-      (an app's page, a photo of its screen), not small marks, read likelier the
-      solution's digit than all else together (``WEAK_DIGIT``). The kind rules give
+      (an app's page, a photo of its screen), not small marks, read likeliest as the
+      solution's digit, ahead of "empty", at ``_UNTOLD_BAR`` or more. The kind rules give
       their digit ``PRINT_DOUBT`` of "empty": a print that moire's colour fringes put
       between, read at 0.62, then reads empty, and the puzzle without it has the
       page's one solution (stress screen-photo-dark 4698: a printed 6 read as neither a
       given nor the player's entry). A given or the player's right entry: its colour
-      does not tell. (On the 880 app and screen pages of seeds 4500-4719 read, no other
-      cell so doubted and read as nothing reached 0.5 for any digit: moire over
-      candidates is small ink, and junk spreads over the digits.) A digit in doubt for
-      strokes as light as the entries' alone is theirs by that (``_as_light_as_entries``).
+      does not tell. The bar is a third, not a half: a bold 3 under a screen photo's
+      strongest moire read 0.47 (stress screen-photo 6040). (On the 800
+      app and screen pages of seeds 4500-4699, every cell so doubted and read as
+      nothing whose solution's digit came first and over "empty" was a print or the
+      player's entry, at 0.54 or more; junk there reached 0.27 for its likeliest digit,
+      none of them the solution's: moire over candidates is small ink, and junk spreads
+      over the digits.) A digit in doubt for strokes as light as the entries' alone is
+      theirs by that (``_as_light_as_entries``).
     * ``lone_marks``: cells of marks (pencil) on a page of print alone with at most
       ``_MAX_LONE_MARKS`` of them, read likeliest as the solution's digit, ahead of
       "empty". A print that blur or a lattice run off its cell broke into pieces is
@@ -1717,7 +1735,7 @@ def _doubt_untold_kinds(
     """
     if reading.status != ReadStatus.OK:
         return
-    untold = _left_out(reading, probs, between_inks, WEAK_DIGIT)
+    untold = _left_out(reading, probs, between_inks, _UNTOLD_BAR)
     few = lone_marks.sum() <= _MAX_LONE_MARKS
     broken = _left_out(reading, probs, lone_marks, 0.0) if few else []
     _refuse_holding(
