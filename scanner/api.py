@@ -175,6 +175,11 @@ APP_MARK_SHARE = 0.65
 _MAX_LONE_MARKS = 2
 # An empty reading gives way to the solution's digit inked this close to it (odds).
 _KEEP_ODDS = 2.0
+# What a page is refused for where such ink falls short of "empty" (``_keep_inked_givens``).
+_AS_LIKELY_PRINT = (
+    "faint ink read as the digit the puzzle needs there, as likely as not: a print "
+    "faded by glare, or a smudge"
+)
 # A digit whose colour lies between the print's and the entries', read as neither, is
 # refused when the network gives its solution's digit this much (``_doubt_untold_kinds``).
 _UNTOLD_BAR = 1.0 / 3.0
@@ -1783,6 +1788,14 @@ def _keep_inked_givens(
     ``candidate_like``: on an app's page, ink shorter than the print, which may be a
     candidate no pencil rule caught (moire over a lone mark: 4 of 3,360 legible pages,
     app screens and photos of them, were refused for one before this exception).
+    So too, with "empty" ahead, one whose solution's digit is within ``_KEEP_ODDS`` of
+    it and told from every other digit by twice ``RIVAL_ODDS`` (16 : 1): a print the
+    glare all but burnt out (stress glare-burnt 6111, a fresh page: a 7 beside the
+    burnt core read "empty" 0.51, 7 0.44, no other digit over 0.011, and the puzzle
+    without it had the page's one solution). Junk spreads over the digits: on 465
+    stress pages of every style (seeds 4400-4414) the 5 empty cells read likeliest as
+    their solution's digit within 3 : 1 of "empty" were told from the next digit by 3
+    to 10 : 1.
 
     Such ink in ``theirs`` (on a page written on, cells whose shape leans the
     person's: all they lack to be read as written is ink enough to lead "empty") is
@@ -1794,6 +1807,7 @@ def _keep_inked_givens(
     assert reading.solution is not None
     candidate = np.zeros(81, dtype=bool) if candidate_like is None else candidate_like
     unnamed: list[int] = []
+    as_likely: list[int] = []
     faint_entries: list[int] = []
     for c, v in enumerate(reading.givens):
         digit = reading.solution[c]
@@ -1804,8 +1818,16 @@ def _keep_inked_givens(
             # A lone stroke is never kept (a bent grid line's remnant reads as a 1),
             # but where it reads as the solution's 1 it may as well be a print.
             keep = digit != 1 and probs[c, digit] > math.exp(RIVAL_ODDS) * rest
-            if not keep and probs[c, digit] > probs[c, 0] and not candidate[c]:
+            other = float(np.max(np.delete(probs[c, 1:], digit - 1)))  # (digits alone)
+            doubted = not keep and not candidate[c]
+            if doubted and probs[c, digit] > probs[c, 0]:
                 unnamed.append(c)
+            elif (
+                doubted
+                and probs[c, digit] * _KEEP_ODDS >= probs[c, 0]
+                and probs[c, digit] > math.exp(2.0 * RIVAL_ODDS) * other
+            ):
+                as_likely.append(c)
         else:
             keep = probs[c, digit] * _KEEP_ODDS >= probs[c, 0]
         if keep and theirs is not None and theirs[c]:
@@ -1819,6 +1841,8 @@ def _keep_inked_givens(
             "but not one read surely enough to take as printed"
         )
         _refuse(reading, Problem.UNNAMED_DIGIT, problem, unnamed)
+    if reading.status == ReadStatus.OK:
+        _refuse_holding(reading, Problem.FAINT_INK, (as_likely, _AS_LIKELY_PRINT))
     return faint_entries
 
 

@@ -566,6 +566,16 @@ def test_a_print_doubted_as_faint_whose_digit_is_likeliest_is_not_left_out() -> 
     p, givens = _doubted_as_faint(puzzle, cell, digit, other)
     p[cell, 0] = 0.55
     assert last_step(p, givens).status == ReadStatus.OK
+    # ... unless the digit, within 2:1 of "empty", stands out of every other digit by
+    # 16:1: a print the glare all but burnt out (stress glare-burnt 6111, a 7 at 0.44
+    # against "empty" 0.51, no other digit over 0.011), the puzzle the same without it.
+    p[cell, 1:] = 0.005
+    p[cell, 0], p[cell, digit] = 0.51, 0.44
+    reading = last_step(p, givens)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.problems == [Problem.FAINT_INK] and reading.doubtful_cells[0] == cell
+    p[cell, other] = 0.44 / 10  # (another digit only 10:1 behind: junk's spread)
+    assert last_step(p, givens).status == ReadStatus.OK
     # A lone stroke read as the solution's 1 is never kept (a bent grid line's remnant
     # reads so), named or not, but it may as well be a print shaken faint (stress
     # handheld 3413: the printed 1 in r7c5, 0.67 before the kind rules and 0.40
