@@ -49,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.synth import (  # noqa: E402
+    STRESS_PUZZLE_SEED,
     STRESS_STYLES,
     FontFamily,
     FontSet,
@@ -57,7 +58,7 @@ from tests.synth import (  # noqa: E402
     render_stress_page,
 )
 
-PUZZLE_SEED = 5000  # puzzle of page seed s: generate(PUZZLE_SEED + s)
+PUZZLE_SEED = STRESS_PUZZLE_SEED  # puzzle of page seed s: generate(PUZZLE_SEED + s)
 
 
 @dataclass

@@ -914,7 +914,8 @@ def _scan_grid(
         # on a page in one ink: the shapes decide.
         undecided = []
     coloured = np.asarray([k == CellKind.ENTRY for k in kinds])
-    if not _entries_in_print_font(twins, coloured):
+    app_entries = _entries_in_print_font(twins, coloured)
+    if not app_entries:
         kinds = [CellKind.GIVEN if twins[i] and coloured[i] else k for i, k in enumerate(kinds)]
     # Small marks off the middle are pencil candidates (printed or written) more likely
     # than a digit: "empty" leads, and the puzzle's rules may still restore a given.
@@ -978,6 +979,18 @@ def _scan_grid(
     kinds = [
         CellKind.PENCIL if pencil[i] and k == CellKind.ENTRY else k for i, k in enumerate(kinds)
     ]
+    # Where a second colour tells an app's entries (copies of its print's glyphs), a
+    # digit in the print's colour (not in doubt) whose shape is not sure it is written
+    # is print: a photographed app's blue entries read as a lighter ink, pencil, and the
+    # page as written on, and moire bent two printed 6s to lean written (stress
+    # screen-photo 6215, 0.58: read as the player's, the puzzle without them had the
+    # page's one solution). A person's pen in another colour than the print is no app:
+    # their neat 9 in the print's colour may be theirs (Wicht's mixed image17, r6c9).
+    if in_other_colour.any() and app_entries:
+        colour_doubted = np.zeros(81, dtype=bool)
+        colour_doubted[[int(turned[c]) for c in inks.in_doubt]] = True
+        print_colour = np.asarray([k == CellKind.GIVEN for k in kinds]) & ~colour_doubted
+        hand = np.where(print_colour & (hand < HAND_SURE), 0.0, hand)
     # The person's digits: another ink than the print (decisive), or a written shape.
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)

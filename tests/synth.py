@@ -1935,3 +1935,18 @@ def page_in_pen(ink: str, seed: int = 1, *, font: str = HERSHEY_SCRIPT) -> PenPa
         hand=HandPen(font, *PEN_INKS[ink]),
     )
     return PenPage(puzzle, solution, entries, wrong, page.image, page.lattice)
+
+
+# The stress benchmark's page of seed s prints the puzzle generate(STRESS_PUZZLE_SEED + s).
+STRESS_PUZZLE_SEED = 5000
+
+
+def stress_benchmark_page(style: str, seed: int, family: str) -> StressPage:
+    """The stress benchmark's page ``seed`` of ``style`` (``benchmarks/bench_stress.py``),
+    its digits drawn in the held-out font family named ``family`` (as the benchmark's
+    list of pages names it): a page it found a case on, for a test."""
+    from solver.generate import generate
+
+    font = next(f for f in font_families(FontSet.HELD_OUT)[0] if f.name == family)
+    puzzle = generate(STRESS_PUZZLE_SEED + seed)
+    return render_stress_page(puzzle, style=STRESS_STYLES[style], seed=seed, font=font)

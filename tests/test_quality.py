@@ -37,6 +37,7 @@ from tests.synth import (
     font_families,
     render_puzzle_photo,
     render_stress_page,
+    stress_benchmark_page,
 )
 
 PUZZLE = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
@@ -279,15 +280,11 @@ def test_a_shade_over_the_grids_edge_that_keeps_its_frame_covers_nothing() -> No
     # in the shade, as under a finger, but the bold frame goes on under it (the stress
     # benchmark's page 5859 of the style, in its font; refused as "covered" until
     # 2026-12-02).
-    seed = 5859
-    family = next(f for f in font_families(FontSet.HELD_OUT)[0] if f.name == "Quicksand")
-    page = render_stress_page(
-        generate(5000 + seed), style=STRESS_STYLES["newsprint-crinkled"], seed=seed, font=family
-    )
+    page = stress_benchmark_page("newsprint-crinkled", 5859, "Quicksand")
     scan = read_photo(page.image)
     assert Problem.COVERED not in scan.problems
     assert scan.status == ReadStatus.OK
-    assert scan.givens == generate(5000 + seed)
+    assert scan.givens == page.givens
 
 
 def test_a_finger_over_the_grid_covers_the_cells_under_it_and_nothing_else_does() -> None:

@@ -1281,3 +1281,17 @@ def test_inks_undecided_as_taken_stay_undecided_through_the_deconvolution(
         np.zeros((81, 64, 64), np.uint8), probs, np.arange(81), photo=image,
     )  # fmt: skip
     assert got.undecided == ([3, 6] if as_taken_undecided else [])
+
+
+def test_a_photographed_app_s_print_that_leans_written_is_print() -> None:
+    # The stress benchmark's screen-photo page 6215, in its font: the app's blue
+    # entries read as a lighter ink (pencil), so the page as written on, and moire bent
+    # two printed 6s to lean written (0.58); in the print's colour, beside entries that
+    # are copies of the app's print, they are print. Read as the player's until
+    # 2026-12-02, and the puzzle without them had the page's one solution.
+    from tests.synth import stress_benchmark_page
+
+    page = stress_benchmark_page("screen-photo", 6215, "Hershey Duplex")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK
+    assert scan.givens == page.givens
