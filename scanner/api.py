@@ -1801,8 +1801,10 @@ def _keep_inked_givens(
     ``candidate_like``: on an app's page, ink shorter than the print, which may be a
     candidate no pencil rule caught (moire over a lone mark: 4 of 3,360 legible pages,
     app screens and photos of them, were refused for one before this exception).
-    So too, with "empty" ahead, one whose solution's digit is within ``_KEEP_ODDS`` of
-    it and told from every other digit by twice ``RIVAL_ODDS`` (16 : 1): a print the
+    So too, with "empty" ahead, one whose solution's digit (no 1: a lone stroke as
+    likely as not is a line's remnant, or a deconvolution's ringing, as on a rendered
+    page shaken a quarter cell) is within ``_KEEP_ODDS`` of it and told from every
+    other digit by twice ``RIVAL_ODDS`` (16 : 1): a print the
     glare all but burnt out (stress glare-burnt 6111, a fresh page: a 7 beside the
     burnt core read "empty" 0.51, 7 0.44, no other digit over 0.011, and the puzzle
     without it had the page's one solution). Junk spreads over the digits: on 465
@@ -1837,6 +1839,7 @@ def _keep_inked_givens(
                 unnamed.append(c)
             elif (
                 doubted
+                and digit != 1  # (a lone stroke as likely as not: a line's remnant, ringing)
                 and probs[c, digit] * _KEEP_ODDS >= probs[c, 0]
                 and probs[c, digit] > math.exp(2.0 * RIVAL_ODDS) * other
             ):
