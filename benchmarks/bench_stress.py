@@ -58,8 +58,6 @@ from tests.synth import (  # noqa: E402
     render_stress_page,
 )
 
-PUZZLE_SEED = STRESS_PUZZLE_SEED  # puzzle of page seed s: generate(PUZZLE_SEED + s)
-
 
 @dataclass
 class Outcome:
@@ -99,7 +97,7 @@ def render(style: str, seed: int, fonts: list[FontFamily]) -> StressPage:
     from solver.generate import generate
 
     return render_stress_page(
-        generate(PUZZLE_SEED + seed),
+        generate(STRESS_PUZZLE_SEED + seed),  # (tests.synth: one definition)
         style=STRESS_STYLES[style],
         seed=seed,
         font=page_font(style, seed, fonts),

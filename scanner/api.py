@@ -986,9 +986,9 @@ def _scan_grid(
     # screen-photo 6215, 0.58: read as the player's, the puzzle without them had the
     # page's one solution). A person's pen in another colour than the print is no app:
     # their neat 9 in the print's colour may be theirs (Wicht's mixed image17, r6c9).
+    colour_doubted = np.zeros(81, dtype=bool)  # (turned) the kind rules' givens in doubt
+    colour_doubted[[int(turned[c]) for c in inks.in_doubt]] = True
     if in_other_colour.any() and app_entries:
-        colour_doubted = np.zeros(81, dtype=bool)
-        colour_doubted[[int(turned[c]) for c in inks.in_doubt]] = True
         print_colour = np.asarray([k == CellKind.GIVEN for k in kinds]) & ~colour_doubted
         hand = np.where(print_colour & (hand < HAND_SURE), 0.0, hand)
     # The person's digits: another ink than the print (decisive), or a written shape.
@@ -1012,7 +1012,7 @@ def _scan_grid(
     colour_doubt = np.zeros(81, dtype=bool)
     between_inks = np.zeros(81, dtype=bool)  # by colour alone
     if not handwritten_page:
-        between_inks[[int(turned[c]) for c in inks.in_doubt]] = True
+        between_inks = colour_doubted
         colour_doubt = between_inks | _as_light_as_entries(
             kinds, peaks[perm], likely, likely & (best_p < CONFIDENT)
         )
