@@ -160,6 +160,17 @@ def test_a_print_read_as_the_persons_beside_a_coloured_pen_is_no_faulty_puzzle()
         assert scan.givens == page.puzzle
 
 
+def _assert_bench_page_read_fully(seed: int, faces: list[list[Path]], ink: str) -> None:
+    """bench_mixed's pen page ``seed`` in ``faces`` and ``ink`` reads every cell's kind
+    and digit, and its mistakes are the page's wrong entries."""
+    page = pen_page(seed, faces)
+    assert page.ink == ink
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK, scan.problem
+    assert (scan.givens, scan.entries) == (page.puzzle, page.entries)
+    assert mistakes_of(scan) == page.wrong
+
+
 def test_a_digit_in_the_pens_colour_unlike_the_prints_glyph_is_the_persons() -> None:
     # bench_mixed's red pen page 38 (setofont, where installed): a red 1 with a foot that
     # the network is sure is print (share 0.05) was read as a given, its shape
@@ -167,12 +178,7 @@ def test_a_digit_in_the_pens_colour_unlike_the_prints_glyph_is_the_persons() -> 
     faces = hand_faces()
     if not faces:
         pytest.skip("no held-out handwriting font (make stress-fonts)")
-    page = pen_page(38, faces)
-    assert page.ink == "red pen"
-    scan = read_photo(page.image)
-    assert scan.status == ReadStatus.OK, scan.problem
-    assert (scan.givens, scan.entries) == (page.puzzle, page.entries)
-    assert mistakes_of(scan) == page.wrong
+    _assert_bench_page_read_fully(38, faces, "red pen")
 
 
 def test_a_full_page_in_pen_reads_its_print() -> None:
@@ -405,12 +411,7 @@ def test_a_neat_hand_in_pencil_is_the_persons_though_it_leans_print() -> None:
     yusei = [[f for family in hand_faces() for f in family if "Yusei" in f.stem]]
     if not yusei[0]:
         pytest.skip("no fonts-yusei-magic (make stress-fonts)")
-    page = pen_page(31, yusei)
-    assert page.ink == "pencil"
-    scan = read_photo(page.image)
-    assert scan.status == ReadStatus.OK, scan.problem
-    assert (scan.givens, scan.entries) == (page.puzzle, page.entries)
-    assert mistakes_of(scan) == page.wrong
+    _assert_bench_page_read_fully(31, yusei, "pencil")
 
 
 def test_a_neat_written_digit_in_the_pens_ink_is_the_persons() -> None:
