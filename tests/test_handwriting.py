@@ -98,6 +98,15 @@ def test_a_script_in_black_or_pencil_is_never_a_wrong_answer(ink: str) -> None:
     assert scan.givens[wrong] == 0 and mistakes_of(scan) == [wrong]
 
 
+def _held_out_hand(face: str) -> Path:
+    """The held-out handwriting face ``face`` (a font file's stem); skip where it is not
+    installed."""
+    font = next((p for p in synth.hand_fonts(held_out=True) if p.stem == face), None)
+    if font is None:
+        pytest.skip(f"{face} is not installed (make stress-fonts)")
+    return font
+
+
 @pytest.mark.parametrize(("face", "seed"), [("setofont", 1), ("YuseiMagic-Regular", 5)])
 def test_a_neat_hand_in_the_prints_black_is_told_by_its_height(face: str, seed: int) -> None:
     # Entries in a neat held-out hand (fonts-seto, fonts-yusei-magic) in black pen: the
@@ -106,9 +115,7 @@ def test_a_neat_hand_in_the_prints_black_is_told_by_its_height(face: str, seed: 
     # as a given and the wrong one clashed: refused (these two pages, and 18 of the 24
     # pages of seeds 1-12 in both faces, of which 6 are refused still). Written at half
     # to three quarters of a cell, most entries stand taller than the print.
-    font = next((p for p in synth.hand_fonts(held_out=True) if p.stem == face), None)
-    if font is None:
-        pytest.skip(f"{face} is not installed (make stress-fonts)")
+    font = _held_out_hand(face)
     page = page_in_pen("black pen", seed=seed, font=str(font))
     puzzle, solution, entries, wrong = page.puzzle, page.solution, page.entries, page.wrong
     scan = read_photo(page.image)
@@ -130,11 +137,7 @@ def test_a_neat_hand_is_told_from_print_the_network_doubts_by_the_prints_copies(
     # at handwriting shares 0.1-0.5): the print's copies of one glyph that lean print
     # are the print to measure against, though none is sure. Before, seed 16 read two
     # entries as givens and seed 24 was refused as a puzzle with several solutions.
-    font = next(
-        (p for p in synth.hand_fonts(held_out=True) if p.stem == "YuseiMagic-Regular"), None
-    )
-    if font is None:
-        pytest.skip("YuseiMagic-Regular is not installed (make stress-fonts)")
+    font = _held_out_hand("YuseiMagic-Regular")
     page = page_in_pen("black pen", seed=seed, font=str(font))
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK, scan.problem
@@ -242,9 +245,7 @@ def test_candidates_in_the_persons_own_hand_and_pen_are_marks_not_entries(
     # pen and hand, 0.2-0.28 of a cell tall, above half the print's height: against the
     # print they passed for digits, and 10 (kiloji) and 11 (SteveHand) of these twelve
     # cells were read as entries before the person's own digits measured them.
-    font = next((p for p in synth.hand_fonts(held_out=True) if p.stem == face), None)
-    if font is None:
-        pytest.skip(f"{face} is not installed (make stress-fonts)")
+    font = _held_out_hand(face)
     page = page_in_pen("blue pen", seed=seed, font=str(font))
     rng = np.random.default_rng(seed)
     free = [i for i in range(81) if not page.puzzle[i] and not page.entries[i]]
