@@ -69,6 +69,7 @@ from .quality import (
     crossed_cells,
     cut_off_cells,
     diagnose,
+    folded_cells,
     frame_lines_hold,
     frame_missed,
     lines_through,
@@ -253,6 +254,8 @@ _LINE_THROUGH_CELLS = "a grid line runs through the middle of a row or column of
 _LINE_THROUGH_CELL = "a grid line runs through the middle of cells read in doubt"
 # Why a reading whose lattice left the grid's frame somewhere is refused (``_scan_grid``).
 _FRAME_MISSED = "the grid's lines could not be followed along its frame"
+# Why a reading whose lattice squeezes a cell between two of its lines is refused.
+_FOLDED_LATTICE = "the grid's lines could not be followed: cells squeezed between them"
 # A grid's paper this textured (see scanner.locate.fine_texture) is read through a blur:
 # about three times the most that clean print measures (0.035); a light screen's moire
 # measures 0.1 to 0.18.
@@ -1177,8 +1180,16 @@ def _scan_grid(
             # page's corner).
             off_frame = frame_missed(seen_ink, geometry)
             missed = [int(c) for c in np.flatnonzero(off_frame[perm])]
+            folded = folded_cells(geometry)
             if missed:
                 _refuse(reading, Problem.FRAME_MISSED, _FRAME_MISSED, missed)
+            elif folded.any():
+                # Or the lattice folds: a cell squeezed between two of its lines, the
+                # digit shared with the one beside it (stress crumpled 6364: a printed
+                # 8 read empty, and the puzzle without it had the page's solution).
+                off_frame = folded
+                squeezed = [int(c) for c in np.flatnonzero(folded[perm])]
+                _refuse(reading, Problem.FOLDED_LATTICE, _FOLDED_LATTICE, squeezed)
     if reading.status == ReadStatus.OK and reading.solution is not None:
         # Cells blank at the grid's ink strength read at their own alone (see
         # OWN_STRENGTH_SHARE): "empty" keeps the rest. (A page refused for glare keeps

@@ -55,6 +55,7 @@ __all__ = [
     "crossed_cells",
     "cut_off_cells",
     "diagnose",
+    "folded_cells",
     "frame_lines_hold",
     "frame_missed",
     "line_lengths",
@@ -135,6 +136,12 @@ _FRAME_CLEAR = 0.15
 # Where the frame's median stands out less than this (grey levels), there is no frame
 # to go by (an app's grid drawn without one).
 _FRAME_SEEN = 20.0
+# A lattice's edge under this share of the next one along its line is a fold of the
+# lattice (``folded_cells``): on 186 stress pages of the crumpled, crinkled, curled,
+# perspective and small-grid styles (seeds 6200-6259) the least share read right was
+# 0.44 (newsprint-crinkled 6258); crumpled 6364's lattice slid a frame crossing along
+# the frame to a box line beside it, 0.21, and its squeezed cell's printed 8 read empty.
+_FOLD_SHARE = 1.0 / 3.0
 # Something over the grid (``covered_cells``): a patch darker than this share of the
 # paper around it (its cells' brightest tenth, the median of 5 x 5 cells: light falls off
 # across a page smoothly, a fingertip covers a cell or four) ...
@@ -249,6 +256,36 @@ def cut_off_cells(geometry: GridGeometry) -> npt.NDArray[np.bool_]:
     x, y = middle[..., 0], middle[..., 1]
     out = ((x < 0) | (y < 0) | (x > w - 1) | (y > h - 1)).any(axis=2)
     return np.asarray(out.ravel(), dtype=bool)
+
+
+def folded_cells(geometry: GridGeometry) -> npt.NDArray[np.bool_]:
+    """Which cells (81,) lie beside a fold of the lattice: along one of its lines, an
+    edge under ``_FOLD_SHARE`` of the edge next to it, both edges' cells named.
+
+    Printed cells are equal, and a page's perspective, curl or crumple changes their
+    size smoothly from one to the next; a cell a third as wide as the one beside it was
+    cut where the lattice lost the lines, its neighbour's digit shared between the two.
+
+    Parameters
+    ----------
+    geometry : GridGeometry
+        The grid's lattice in the image it was found in (cells row by row, as cut).
+    """
+    lat = np.asarray(geometry.lattice, dtype=np.float64)
+    across = np.linalg.norm(np.diff(lat, axis=1), axis=2)  # (10, 9): line i's edge j
+    down = np.linalg.norm(np.diff(lat, axis=0), axis=2).T  # (10, 9): line j's edge i
+    out = np.zeros((9, 9), dtype=bool)
+    for edges, on_rows in ((across, True), (down, False)):
+        shorter = np.minimum(edges[:, 1:], edges[:, :-1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            folds = shorter < _FOLD_SHARE * np.maximum(edges[:, 1:], edges[:, :-1])
+        for line, first in zip(*np.nonzero(folds), strict=True):
+            # Edge k of line i bounds the cells k of the rows (or columns) i-1 and i.
+            for k in (first, first + 1):
+                for side in (line - 1, line):
+                    if 0 <= side <= 8:
+                        out[(side, k) if on_rows else (k, side)] = True
+    return out.ravel()
 
 
 def _ridges(

@@ -61,6 +61,7 @@ class Problem(StrEnum):
     COVERED = "covered"  # a finger or a pen over the grid
     LINE_THROUGH_CELLS = "line-through-cells"  # the lattice missed a grid line
     FRAME_MISSED = "frame-missed"  # the lattice's outer line runs off the grid's frame
+    FOLDED_LATTICE = "folded-lattice"  # a cell squeezed between two of the lattice's lines
     BOX_LINES_OFF = "box-lines-off"  # the grid's bold lines lie off the lattice's thirds
     TWO_COLOURS = "two-colours"  # digits in two inks, neither the print's
     FAINT_INK = "faint-ink"  # faint ink read as the digit the puzzle needs

@@ -24,6 +24,7 @@ from scanner.quality import (
     crossed_cells,
     cut_off_cells,
     diagnose,
+    folded_cells,
     frame_missed,
     line_lengths,
     lines_through,
@@ -151,6 +152,47 @@ def test_an_outer_line_pulled_off_the_frame_is_named_and_a_shaded_frame_is_not()
     moved = geometry.lattice.copy()
     moved[..., 0] -= left
     assert not frame_missed(cropped, GridGeometry(moved, (cropped.shape[1], h))).any()
+
+
+def test_a_cell_squeezed_between_two_lattice_lines_is_a_fold() -> None:
+    # A flat lattice and a steep keystone (the far row 0.45 as wide as the near one)
+    # have no fold; with the top frame's fourth crossing slid 0.7 of a cell left (onto
+    # the box line's neighbour, as crumpled paper can pull it), r1c3 is squeezed to 0.3
+    # of a cell between r1c2's 1 and r1c4's 1.7: the three are named, and only they.
+    steps = np.arange(10) * 50.0
+    square = np.stack(np.meshgrid(steps, steps), axis=-1) + 100.0
+    assert not folded_cells(GridGeometry(square, (700, 700))).any()
+    corners = [(245, 100), (455, 100), (600, 600), (100, 600)]
+    keystone = GridGeometry.from_corners(corners, (700, 700))
+    assert not folded_cells(keystone).any()
+    folded = square.copy()
+    folded[0, 3, 0] -= 0.7 * 50.0
+    found = folded_cells(GridGeometry(folded, (700, 700)))
+    assert [tuple(c) for c in np.argwhere(found.reshape(9, 9))] == [(0, 1), (0, 2), (0, 3)]
+    # Slid less than two thirds of a cell, the squeezed cell is over a third of the
+    # stretched one: a crumpled page's cells, not a fold.
+    folded[0, 3, 0] += 0.25 * 50.0
+    assert not folded_cells(GridGeometry(folded, (700, 700))).any()
+
+
+def test_a_reading_through_a_folded_lattice_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The page's printed 3 in r1c3 is cut squeezed, its box line beside it: no reading
+    # is returned, and the hint says the page bends the lines off the cells.
+    image, _, _ = render_puzzle_photo(PUZZLE, seed=3, size=(1000, 800))
+    locate = api.locate_grid
+
+    def folding(gray: np.ndarray, **kwargs: object) -> GridGeometry:
+        found = locate(gray, **kwargs)
+        lattice = found.lattice.copy()
+        lattice[0, 3] -= 0.7 * (lattice[0, 3] - lattice[0, 2])
+        return GridGeometry(lattice, found.image_size)
+
+    monkeypatch.setattr(api, "locate_grid", folding)
+    scan = read_photo(image)
+    assert scan.status == ReadStatus.UNREADABLE
+    assert scan.problems == [Problem.FOLDED_LATTICE]
+    assert {2, 3} <= set(scan.doubtful_cells)
+    assert scan.hint.startswith(BENT_CAUSE)
 
 
 @pytest.mark.parametrize(("rows", "cols"), [(1, 0), (-1, 0), (0, 1), (0, -1)])
