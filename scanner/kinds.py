@@ -127,6 +127,14 @@ _STRIPE_LENGTH = 5.0
 _STRIPE_OTHER = 3.0
 _STRIPE_PARALLEL = 2
 _STRIPE_TURN = 10.0
+# ... or one other along it where the line runs diagonally, at least _STRIPE_SLANT
+# degrees from upright and from level: the grid line's pieces a cell keeps at its
+# edges (upright or level) then cannot be the companion, and no digit's lone line
+# leans so far (a handwritten 1 slants 20 degrees at most; an app's italic less).
+# (Stress screen-photo 6379: the moire's widest stripe across an empty cell at 51
+# degrees, elongation 10, its fainter neighbours cut to one piece at 46 degrees; read
+# as an entry 3 at 1.0.)
+_STRIPE_SLANT = 30.0
 # A row or column of a cell's ink map outside its middle third, inked over this share
 # of its length, is a grid line the lattice left inside the cell, not a stroke of the
 # moire (which crosses it) or of a digit (which stands in the middle); ``moire_stripes``
@@ -499,7 +507,7 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """Which cells (N,) of ink maps (N, 64, 64) hold the stripes of a screen's moire
     rather than a digit: their largest stroke is a long thin line (``_STRIPE_LENGTH``
     times as long as wide) and at least ``_STRIPE_PARALLEL`` other lines lie along it
-    (within ``_STRIPE_TURN`` degrees).
+    (within ``_STRIPE_TURN`` degrees), or one where it runs diagonally (``_STRIPE_SLANT``).
 
     A photographed screen's diagonal moire runs through a cell as parallel stripes
     whose colour fringes are the entries' colour; broken at the cell's edges into
@@ -549,7 +557,9 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
             for _, e, a in lines
             if e >= _STRIPE_OTHER and min(abs(a - angle), 180.0 - abs(a - angle)) <= _STRIPE_TURN
         ]
-        out[i] = len(along) - 1 >= _STRIPE_PARALLEL
+        slant = min(angle % 90.0, 90.0 - angle % 90.0)  # from upright or level
+        needed = 1 if slant >= _STRIPE_SLANT else _STRIPE_PARALLEL
+        out[i] = len(along) - 1 >= needed
     return out
 
 

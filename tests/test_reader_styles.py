@@ -274,8 +274,27 @@ def test_moire_stripes_are_told_from_digits() -> None:
     assert not moire_stripes(np.stack([one])).any()
 
 
+def _band(angle: float, offset: float, width: float) -> np.ndarray:
+    """An ink map (64, 64) of one straight band at ``angle`` degrees through the cell."""
+    t = np.radians(angle)
+    ys, xs = np.mgrid[0:64, 0:64]
+    across = (xs - 31.5) * np.sin(t) - (ys - 31.5) * np.cos(t)
+    return (np.abs(across - offset) < width / 2).astype(np.float32)
+
+
+def test_a_wide_diagonal_stripe_with_one_fainter_beside_it_is_moire() -> None:
+    # A screen's moire often leaves one wide stripe in a cell and one piece of the next
+    # (the rest under the ink threshold): diagonal, they are moire. Upright, a line with
+    # one other beside it is a 1 and the grid line's piece the cell kept at its edge.
+    diagonal = np.maximum(_band(50.0, 0.0, 6.0), _band(47.0, 20.0, 3.0) * (_band(137.0, 0.0, 24.0)))
+    assert moire_stripes(diagonal[None]).all()
+    upright = np.maximum(_band(88.0, 0.0, 5.0) * _band(0.0, 0.0, 44.0), _band(90.0, 30.0, 2.0))
+    assert not moire_stripes(upright[None]).any()
+
+
 @pytest.mark.parametrize(
-    ("seed", "font"), [(2917, "Charis SIL"), (4527, "Fira Code"), (4807, "Hershey Duplex")]
+    ("seed", "font"),
+    [(2917, "Charis SIL"), (4527, "Fira Code"), (4807, "Hershey Duplex"), (6379, "Cantarell")],
 )
 def test_a_screens_moire_stripes_are_no_entries(seed: int, font: str) -> None:
     # Photographed screens (stress pages screen-photo, held-out fonts) under heavy
@@ -284,7 +303,8 @@ def test_a_screens_moire_stripes_are_no_entries(seed: int, font: str) -> None:
     # make the page look written on, and five empty cells were read as the person's
     # doubtful entries, then settled to the solution's digits (none drawn there). 4807:
     # in r4c1, beside the frame, the stripes ran into the frame's edge the lattice left
-    # in the cell, one stroke with it and no longer a line: read as an entry 8.
+    # in the cell, one stroke with it and no longer a line: read as an entry 8. 6379:
+    # in r8c1 one wide stripe at 51 degrees and one piece of the next: an entry 3.
     page = _stress_page("screen-photo", seed, font)
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK and scan.givens == page.givens
