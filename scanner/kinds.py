@@ -135,6 +135,12 @@ _STRIPE_TURN = 10.0
 # degrees, elongation 10, its fainter neighbours cut to one piece at 46 degrees; read
 # as an entry 3 at 1.0.)
 _STRIPE_SLANT = 30.0
+# ... or one as long, side by side with it (_STRIPE_GAP of the cell apart across it),
+# both in the middle half: a grid line's piece lies at the edge, a broken 1's pieces
+# end to end, and no digit draws two long parallel lines. (Stress screen-photo 6410: in
+# r9c7 two stripes at 105 degrees, elongations 7.3 and 6.7, 0.27 of the cell apart, the
+# rest of the moire under the ink threshold; read as an entry 4 at 1.0.)
+_STRIPE_GAP = 0.15
 # A row or column of a cell's ink map outside its middle third, inked over this share
 # of its length, is a grid line the lattice left inside the cell, not a stroke of the
 # moire (which crosses it) or of a digit (which stands in the middle); ``moire_stripes``
@@ -507,7 +513,8 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     """Which cells (N,) of ink maps (N, 64, 64) hold the stripes of a screen's moire
     rather than a digit: their largest stroke is a long thin line (``_STRIPE_LENGTH``
     times as long as wide) and at least ``_STRIPE_PARALLEL`` other lines lie along it
-    (within ``_STRIPE_TURN`` degrees), or one where it runs diagonally (``_STRIPE_SLANT``).
+    (within ``_STRIPE_TURN`` degrees), or one where it runs diagonally (``_STRIPE_SLANT``)
+    or where two such stand side by side in the middle half of the cell (``_STRIPE_GAP``).
 
     A photographed screen's diagonal moire runs through a cell as parallel stripes
     whose colour fringes are the entries' colour; broken at the cell's edges into
@@ -522,7 +529,8 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     out = np.zeros(len(ink), dtype=bool)
     ys, xs = np.mgrid[0 : ink.shape[1], 0 : ink.shape[2]]
     side = ink.shape[1]  # (square maps)
-    edge = np.abs(np.arange(side) - (side - 1) / 2.0) > side / 6.0  # outside the middle third
+    centre = (side - 1) / 2.0
+    edge = np.abs(np.arange(side) - centre) > side / 6.0  # outside the middle third
     for i, cell in enumerate(ink):
         binary = (cell > _STRIPE_INK).astype(np.uint8)
         binary[edge & (binary.mean(axis=1) >= _STRIPE_FRAME)] = 0
@@ -534,7 +542,7 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
             np.bincount(labels.ravel(), weights=w.ravel(), minlength=n)
             for w in (xs, ys, xs * xs, ys * ys, xs * ys)
         ]
-        lines = []  # (area, elongation, angle) of each stroke
+        lines = []  # (area, elongation, angle, across) of each stroke
         for k in range(1, n):
             if area[k] < _STRIPE_MIN_AREA:
                 continue
@@ -546,19 +554,32 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
             values, vectors = np.linalg.eigh(cov)
             elongation = math.sqrt(max(values[1], 1e-6) / max(values[0], 1e-6))
             angle = math.degrees(math.atan2(vectors[1, 1], vectors[0, 1])) % 180.0
-            lines.append((int(area[k]), elongation, angle))
+            lines.append((int(area[k]), elongation, angle, (mx - centre, my - centre)))
         if not lines:
             continue
-        _, elongation, angle = max(lines)
+        _, elongation, angle, middle = max(lines)
         if elongation < _STRIPE_LENGTH:
             continue
+        t = math.radians(angle)
+
+        def across(at: tuple[float, float]) -> float:
+            """How far ``at`` (from the cell's centre) lies across the widest line."""
+            return at[0] * math.sin(t) - at[1] * math.cos(t)  # noqa: B023 (used at once)
+
         along = [
-            e
-            for _, e, a in lines
+            (e, at)
+            for _, e, a, at in lines
             if e >= _STRIPE_OTHER and min(abs(a - angle), 180.0 - abs(a - angle)) <= _STRIPE_TURN
         ]
         slant = min(angle % 90.0, 90.0 - angle % 90.0)  # from upright or level
-        needed = 1 if slant >= _STRIPE_SLANT else _STRIPE_PARALLEL
+        beside = [
+            at
+            for e, at in along
+            if e >= _STRIPE_LENGTH
+            and abs(across(at) - across(middle)) >= _STRIPE_GAP * side
+            and max(abs(across(at)), abs(across(middle))) <= side / 4.0
+        ]
+        needed = 1 if slant >= _STRIPE_SLANT or beside else _STRIPE_PARALLEL
         out[i] = len(along) - 1 >= needed
     return out
 
