@@ -339,7 +339,8 @@ def cmd_read(args: argparse.Namespace, out: TextIO) -> int:
             _emit(scan.to_dict(), out)
             continue
         out.write(f"{path}: read in {scan.seconds * 1e3:.0f} ms")
-        out.write(f", page turned {scan.rotation * 90} degrees\n" if scan.rotation else "\n")
+        out.write(f", page turned {scan.rotation * 90} degrees" if scan.rotation else "")
+        out.write(", photo mirrored\n" if scan.loaded.mirrored else "\n")
         out.write(_grid_text(scan.givens) + "\n")
         for corr in scan.corrections:
             out.write(f"correction: {corr.describe()}\n")

@@ -40,6 +40,15 @@ def median_cell(lattice: npt.ArrayLike) -> float:
     return float(np.median(np.linalg.norm(np.diff(lat, axis=1), axis=-1)))
 
 
+def mirrored_geometry(geometry: GridGeometry) -> GridGeometry:
+    """The lattice of ``geometry`` in its image mirrored left to right: each point's x
+    taken from the right edge, and the columns in the mirror's order (the first
+    column on the left again)."""
+    lat = geometry.lattice[:, ::-1].copy()
+    lat[..., 0] = geometry.image_size[0] - 1 - lat[..., 0]
+    return GridGeometry(lat, geometry.image_size)
+
+
 @dataclass(frozen=True)
 class GridGeometry:
     """The lattice of a Sudoku grid in a photo.

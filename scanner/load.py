@@ -36,7 +36,7 @@ import struct
 import warnings
 import zlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import cast
@@ -165,6 +165,10 @@ class LoadedImage:
         Stored pixels per decoded pixel along each axis (1, or the decode-time reduction).
     name : str
         How the image is named in error messages (the path as given, or ``"image"``).
+    mirrored : bool
+        Whether :attr:`image` is the upright photo mirrored left to right: the page as it
+        lies, where the photo shows it mirrored (a webcam's or a front camera's), see
+        :meth:`mirror`.
     """
 
     image: UInt8Array
@@ -174,6 +178,13 @@ class LoadedImage:
     decoded_size: tuple[int, int]
     reduction: int
     name: str
+    mirrored: bool = False
+
+    def mirror(self) -> LoadedImage:
+        """This photo mirrored left to right (:attr:`mirrored` flipped); :meth:`to_stored`
+        still maps its pixels to the file's."""
+        flipped = np.ascontiguousarray(self.image[:, ::-1])
+        return replace(self, image=flipped, mirrored=not self.mirrored)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -205,6 +216,8 @@ class LoadedImage:
             the EXIF turn).
         """
         pts = np.atleast_2d(np.asarray(points, dtype=np.float64)).reshape(-1, 2)
+        if self.mirrored:
+            pts = np.column_stack([self.size[0] - 1 - pts[:, 0], pts[:, 1]])
         dec = _upright_to_decoded(pts, self.orientation, self.decoded_size)
         # Undo decode-time reduction: decoded pixel i covers stored pixels [i*f, (i+1)*f).
         f = float(self.reduction)

@@ -572,6 +572,7 @@ class Degradation(Enum):
     STRONG_PERSPECTIVE = "strong-perspective"  # a steep camera tilt and rotation
     CURLED = "curled"  # a page that does not lie flat (bend of 0.3-0.5 cells)
     FINGER = "finger"  # a fingertip or a pen over the grid's edge, hiding cells
+    MIRRORED = "mirrored"  # the picture mirrored left to right: a webcam's, a front camera's
 
 
 # Damage a screenshot can suffer without a camera (any other means a photo of the screen).
@@ -655,6 +656,8 @@ STRESS_STYLES: dict[str, StressStyle] = {
     "motion-blur": _style(D.MOTION_BLUR),
     "perspective": _style(D.STRONG_PERSPECTIVE),
     "curled": _style(D.CURLED),
+    # A laptop's webcam or a phone's front camera: a small picture, the page mirrored.
+    "webcam-mirrored": _style(D.MIRRORED, D.LOW_RES),
     # Combinations seen in the reports.
     "pastel-dotted-low-res": _style(
         D.LOW_RES, boxes=BoxShade.PASTEL, lines=LineStyle.DOTTED, colour_print=True
@@ -1808,6 +1811,10 @@ def render_stress_page(
     photo += rng.uniform(1.5, 3.5) * rng.standard_normal(photo.shape, dtype=np.float32)
     tint = np.array([1.0, 0.97, 0.9], np.float32)  # warm indoor light (RGB)
     image = np.clip(photo * tint + 0.5, 0, 255).astype(np.uint8)[:, :, ::-1]
+    if has(D.MIRRORED):
+        image = image[:, ::-1]
+        lattice = lattice.copy()
+        lattice[:, :, 0] = width - 1 - lattice[:, :, 0]  # (still in puzzle order)
     quality = int(rng.integers(6, 13)) if has(D.HEAVY_JPEG) else int(rng.integers(80, 93))
     image = _jpeg(np.ascontiguousarray(image), quality)
     return StressPage(image, lattice, digits, entries, style, seed, pen.name)

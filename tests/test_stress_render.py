@@ -36,6 +36,7 @@ PUZZLE = "5000080000109000009070254003800009020900000802010000640062701050000040
 SAMPLED = [
     "classic", "dotted", "frame-only", "tinted-pastel", "colour-print", "app-light",
     "app-dark", "screen-photo-dark", "low-res", "crumpled", "curled", "perspective", "glare",
+    "webcam-mirrored",
 ]  # fmt: skip
 
 
@@ -78,8 +79,10 @@ def test_style_image_size_and_truth_inside(name: str) -> None:
     assert p.lattice.shape == (10, 10, 2)
     xs, ys = p.lattice[..., 0], p.lattice[..., 1]
     assert (xs > 0).all() and (xs < w - 1).all() and (ys > 0).all() and (ys < h - 1).all()
-    # Puzzle order: left to right along rows, top to bottom down columns (no flips).
-    assert (np.diff(xs, axis=1) > 0).all() and (np.diff(ys, axis=0) > 0).all()
+    # Puzzle order: left to right along rows, top to bottom down columns (no flips);
+    # in a mirrored picture the rows run right to left.
+    across = -1 if STRESS_STYLES[name].has(Degradation.MIRRORED) else 1
+    assert (across * np.diff(xs, axis=1) > 0).all() and (np.diff(ys, axis=0) > 0).all()
     assert p.givens == [int(c) for c in PUZZLE]
 
 

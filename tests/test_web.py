@@ -90,6 +90,27 @@ def test_read_returns_the_reading_and_the_photo_as_shown(
     assert image.shape[:2] == (h, w)
 
 
+def test_a_mirrored_photo_is_read_and_shown_the_right_way_round(client: TestClient) -> None:
+    # A webcam's picture: the page mirrored left to right.
+    image, _corners, _lattice = render_puzzle_photo(
+        "".join(map(str, PUZZLE)), seed=4, perspective=0.05, size=(900, 700)
+    )
+    mirrored = _jpeg(np.ascontiguousarray(image[:, ::-1]))
+    response = client.post("/api/read", files={"photo": ("webcam.jpg", mirrored, "image/jpeg")})
+    assert response.status_code == 200, response.text
+    reading = response.json()
+    matches_schema(reading, "web_read")
+    assert reading["status"] == "read" and reading["mirrored"] is True
+    assert reading["givens"] == "".join(map(str, PUZZLE))
+    shown = client.get(str(reading["photo"]))
+    back = cv2.imdecode(np.frombuffer(shown.content, np.uint8), cv2.IMREAD_COLOR)
+    # The photo as shown is the page the right way round: nearer the upright render than
+    # its mirror.
+    assert back.shape == image.shape
+    near = float(np.abs(back.astype(float) - image).mean())
+    assert near < 0.5 * float(np.abs(back.astype(float) - image[:, ::-1]).mean())
+
+
 def test_solve_check_and_hint_from_a_reading(
     client: TestClient, reading: dict[str, object]
 ) -> None:

@@ -193,7 +193,8 @@
     drawOverlay();
     updateSummary();
     updateControls();
-    setStatus(d.status === 'read' ? 'Photo read.' : 'Photo read, with problems: see below.', d.status !== 'read');
+    const turned = d.mirrored ? ' It was mirrored: shown the right way round.' : '';
+    setStatus((d.status === 'read' ? 'Photo read.' : 'Photo read, with problems: see below.') + turned, d.status !== 'read');
     els.reading.scrollIntoView({ block: 'start' });
   }
 
