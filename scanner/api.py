@@ -220,9 +220,6 @@ _APP_FONT_SHARE = 0.5
 # long at most, against the median of a square this share of its long side across.
 _STROKE_COPY = 256
 _STROKE_AREA = 0.04
-# A refused grid is read once more through a blur of this share of a cell (sigma), and
-# that reading taken only where no cell it leaves empty had a digit read at
-# _NOISE_KEEPS or more the first time (``_keeps_first``).
 # A refused reading with none of these problems (the photo's, not the digits': glare, a
 # finger, the grid cut off or its lines missed, faint ink, colours) is read once more
 # mirrored left to right (``read_photo``): a webcam's picture or a front camera's shows
@@ -243,6 +240,9 @@ _PHOTO_PROBLEMS = frozenset(
         Problem.TWO_COLOURS,
     }
 )
+# A refused grid is read once more through a blur of this share of a cell (sigma), and
+# that reading taken only where no cell it leaves empty had a digit read at
+# _NOISE_KEEPS or more the first time (``_keeps_first``).
 _NOISE_SIGMA = 0.03
 _NOISE_KEEPS = 0.25
 # The probability a pencil-like cell gives to "empty" before the digit read in it.

@@ -560,24 +560,21 @@ def moire_stripes(ink: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         _, elongation, angle, middle = max(lines)
         if elongation < _STRIPE_LENGTH:
             continue
-        t = math.radians(angle)
-
-        def across(at: tuple[float, float]) -> float:
-            """How far ``at`` (from the cell's centre) lies across the widest line."""
-            return at[0] * math.sin(t) - at[1] * math.cos(t)  # noqa: B023 (used at once)
-
+        # How far each stroke's centre lies from the cell's across the widest line.
+        sin_t, cos_t = math.sin(math.radians(angle)), math.cos(math.radians(angle))
+        mid = middle[0] * sin_t - middle[1] * cos_t
         along = [
-            (e, at)
+            (e, at[0] * sin_t - at[1] * cos_t)
             for _, e, a, at in lines
             if e >= _STRIPE_OTHER and min(abs(a - angle), 180.0 - abs(a - angle)) <= _STRIPE_TURN
         ]
         slant = min(angle % 90.0, 90.0 - angle % 90.0)  # from upright or level
         beside = [
-            at
-            for e, at in along
+            e
+            for e, off in along
             if e >= _STRIPE_LENGTH
-            and abs(across(at) - across(middle)) >= _STRIPE_GAP * side
-            and max(abs(across(at)), abs(across(middle))) <= side / 4.0
+            and abs(off - mid) >= _STRIPE_GAP * side
+            and max(abs(off), abs(mid)) <= side / 4.0
         ]
         needed = 1 if slant >= _STRIPE_SLANT or beside else _STRIPE_PARALLEL
         out[i] = len(along) - 1 >= needed
