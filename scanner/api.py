@@ -222,7 +222,7 @@ _STROKE_COPY = 256
 _STROKE_AREA = 0.04
 # A refused reading with none of these problems (the photo's, not the digits': glare, a
 # finger, the grid cut off or its lines missed, faint ink, colours) is read once more
-# mirrored left to right (``read_photo``): a webcam's picture or a front camera's shows
+# mirrored left to right (``_scan_grid_or_unblurred``): a webcam's picture or a front camera's shows
 # the page mirrored, and its digits, mirrored, clash, are read in doubt or taken for
 # handwriting (on 12 mirrored rendered pages of four styles: 11 clashes and 1 of several
 # solutions, 19-37 cells in doubt; on 30 mirrored webcam pages, 3 of print taken for
@@ -486,24 +486,9 @@ def read_photo(
     # locate_grid searches on its own reduced copy and returns this image's pixels.
     seen = LocateDebug([], [])
     ink, geometry = _in_any_gray(loaded, lambda g: locate_grid(g, name=label, debug=seen))
-    result = _scan_grid_or_unblurred(
+    return _scan_grid_or_unblurred(
         loaded, ink, geometry, digit_engine, label, start, descreened=seen.descreened
     )
-    if result.status == ReadStatus.UNREADABLE and not _PHOTO_PROBLEMS.intersection(result.problems):
-        mirrored = _scan_grid(
-            loaded.mirror(),
-            np.ascontiguousarray(ink[:, ::-1]),
-            mirrored_geometry(geometry),
-            digit_engine,
-            label,
-            start,
-            descreened=seen.descreened,
-        )
-        # Taken only as read (no correction) and trusted: a page that is not mirrored
-        # reads as mirrored digits, clashing and in doubt.
-        if mirrored.status == ReadStatus.OK and not mirrored.corrections:
-            return mirrored
-    return result
 
 
 def read_page(
@@ -640,9 +625,11 @@ def _scan_grid_or_unblurred(
     *,
     descreened: float = 0.0,
 ) -> ScanResult:
-    """:func:`_scan_grid`, and where that cannot read the grid, once more without the
-    camera's motion blur (:func:`scanner.motion.unblurred`), and else once more through
-    a light blur (:func:`_through_noise`).
+    """:func:`_scan_grid`, and where that cannot read the grid, once more mirrored left
+    to right where only its digits were in doubt (none of ``_PHOTO_PROBLEMS``: a webcam's
+    picture), else once more without the camera's motion blur
+    (:func:`scanner.motion.unblurred`), and else once more through a light blur
+    (:func:`_through_noise`).
 
     A second reading is taken only when it is trusted (status OK) by the same tests
     the first one failed, as read (no correction), and keeps what the first one read
@@ -683,6 +670,20 @@ def _scan_grid_or_unblurred(
     if first.status != ReadStatus.UNREADABLE or Problem.COVERED in first.problems:
         # (What a finger hides no sharper copy shows: its test reads the photo as taken.)
         return first
+    if not _PHOTO_PROBLEMS.intersection(first.problems):
+        mirrored = _scan_grid(
+            loaded.mirror(),
+            np.ascontiguousarray(ink[:, ::-1]),
+            mirrored_geometry(geometry),
+            engine,
+            label,
+            start,
+            descreened=descreened,
+        )
+        # Taken only as read (no correction) and trusted: a page that is not mirrored
+        # reads as mirrored digits, clashing and in doubt.
+        if mirrored.status == ReadStatus.OK and not mirrored.corrections:
+            return mirrored
     sharp = unblurred(loaded.image, ink, geometry)
     if sharp is not None:
         image, sharp_ink, motion = sharp
