@@ -14,7 +14,9 @@ way, and read by ``scanner.read_photo`` from the degraded pixels:
 * ``jpeg15``: saved again as JPEG at quality 15;
 * ``shadow``: a soft shadow edge (3% of the long side wide) at a random angle through
   the middle, the light at 0.4 on its dark side;
-* ``webcam``: half the resolution blown up again, the light at 0.6, noise sd 8, JPEG 40.
+* ``webcam``: half the resolution blown up again, the light at 0.6, noise sd 8, JPEG 40;
+* ``mirrored``: the webcam's picture mirrored left to right, as a laptop's webcam or a
+  phone's front camera hands it over (since 2026-12-03).
 
 Outcomes, as in ``bench_stress.py``: *right* (status "read" with exactly the givens),
 *unreadable*, *several* (status "multiple_solutions": every cell read with confidence
@@ -82,6 +84,10 @@ def _webcam(img: Image, rng: np.random.Generator) -> Image:
     return _jpeg(_clip(blown * 0.6 + rng.normal(0.0, 8.0, img.shape)), 40)
 
 
+def _mirrored(img: Image, rng: np.random.Generator) -> Image:
+    return np.ascontiguousarray(_webcam(img, rng)[:, ::-1])
+
+
 def _clip(values: npt.NDArray[np.floating]) -> Image:
     return np.clip(values, 0, 255).astype(np.uint8)
 
@@ -98,6 +104,7 @@ WAYS: dict[str, Callable[[Image, np.random.Generator], Image]] = {
     "jpeg15": _jpeg15,
     "shadow": _shadow,
     "webcam": _webcam,
+    "mirrored": _mirrored,
 }
 
 
