@@ -686,7 +686,7 @@ def _scan_grid_or_unblurred(
         # A page that reads better mirrored (fewer cells in doubt) takes the other
         # looks mirrored first: a webcam's noise needs the light blur as well (Wicht's
         # photos degraded as a webcam's and mirrored: 102 of 160 read without, 127 with;
-        # as 0.75 as many, 117).
+        # 117 where the mirror must leave under three quarters as many).
         if len(mirrored.doubtful_cells) < len(first.doubtful_cells):
             again = _scan_grid_or_unblurred(
                 *flipped, engine, label, start, descreened=descreened, mirror=False
