@@ -1067,7 +1067,10 @@ def test_a_reading_without_the_motion_blur_is_taken_unless_it_empties_a_digit_re
     first = _noisy_scan(ReadStatus.UNREADABLE, puzzle, alternatives)
     second = _noisy_scan(ReadStatus.OK, puzzle, [[(v, 1.0)] for v in puzzle])
     looks = iter([first, second])
-    monkeypatch.setattr(api, "_scan_grid", lambda *args, **kwargs: next(looks))
+    # (The page read mirrored is refused as well: this is no webcam's picture.)
+    monkeypatch.setattr(
+        api, "_scan_grid", lambda loaded, *args, **kwargs: first if loaded.mirrored else next(looks)
+    )
     sharp = np.full((440, 440, 3), 250, np.uint8)
     monkeypatch.setattr(api, "unblurred", lambda *args: (sharp, sharp[..., 0], (3, 0)))
     monkeypatch.setattr(api, "_through_noise", lambda first, *rest: first)
