@@ -88,3 +88,49 @@ def test_read_json_and_text_say_the_photo_was_mirrored(page, tmp_path: Path) -> 
     out = io.StringIO()
     assert main(["read", str(path)], out=out) == 0
     assert "photo mirrored" in out.getvalue().splitlines()[0]
+
+
+@pytest.mark.parametrize(("mirror_doubts", "taken"), [(4, True), (30, False)])
+def test_a_grid_that_reads_better_mirrored_takes_the_light_blur_mirrored(
+    monkeypatch: pytest.MonkeyPatch, mirror_doubts: int, taken: bool
+) -> None:
+    # A webcam's noisy picture, mirrored: neither its first look nor its first mirrored
+    # look is trusted, and only the light blur reads it, on the mirror. The mirror is
+    # looked at that way only where it leaves fewer cells in doubt than the photo as
+    # taken (a page that is not mirrored reads worse mirrored).
+    import scanner.api as api
+    from scanner.api import ScanResult
+
+    lattice = np.stack(np.meshgrid(np.arange(10.0), np.arange(10.0)), axis=-1) * 40 + 20
+    loaded = load_image(np.full((440, 440, 3), 255, np.uint8))
+    geometry = GridGeometry(lattice, (440, 440))
+
+    def scan(mirrored: bool, status: ReadStatus, doubts: int) -> ScanResult:
+        return ScanResult(
+            path="page",
+            givens=GIVENS,
+            confidence=[1.0] * 81,
+            alternatives=[[(v, 1.0)] for v in GIVENS],
+            corrections=[],
+            geometry=geometry,
+            loaded=loaded.mirror() if mirrored else loaded,
+            status=status,
+            doubtful_cells=list(range(doubts)),
+        )
+
+    def first_look(seen: object, *args: object, **kwargs: object) -> ScanResult:
+        assert hasattr(seen, "mirrored")
+        mirrored = bool(seen.mirrored)  # type: ignore[attr-defined]
+        return scan(mirrored, ReadStatus.UNREADABLE, mirror_doubts if mirrored else 12)
+
+    def blurred_look(first: ScanResult, *args: object) -> ScanResult:
+        # Through the light blur, the mirror reads; the page as taken does not.
+        return scan(True, ReadStatus.OK, 0) if first.loaded.mirrored else first
+
+    monkeypatch.setattr(api, "_scan_grid", first_look)
+    monkeypatch.setattr(api, "unblurred", lambda *args: None)
+    monkeypatch.setattr(api, "_through_noise", blurred_look)
+    ink = np.full((440, 440), 250, np.uint8)
+    got = api._scan_grid_or_unblurred(loaded, ink, geometry, None, "page", 0.0)  # type: ignore[arg-type]
+    assert (got.status == ReadStatus.OK) is taken
+    assert got.loaded.mirrored is taken
