@@ -222,11 +222,11 @@ _STROKE_COPY = 256
 _STROKE_AREA = 0.04
 # A refused reading with none of these problems (the photo's, not the digits': glare, a
 # finger, the grid cut off or its lines missed, faint ink, colours) is read once more
-# mirrored left to right (``_scan_grid_or_unblurred``): a webcam's picture or a front camera's shows
-# the page mirrored, and its digits, mirrored, clash, are read in doubt or taken for
-# handwriting (on 12 mirrored rendered pages of four styles: 11 clashes and 1 of several
-# solutions, 19-37 cells in doubt; on 30 mirrored webcam pages, 3 of print taken for
-# handwriting).
+# mirrored left to right (``_scan_grid_or_unblurred``): a webcam's picture or a front
+# camera's shows the page mirrored, and its digits, mirrored, clash, are read in doubt
+# or taken for handwriting (on 12 mirrored rendered pages of four styles: 11 clashes
+# and 1 of several solutions, 19-37 cells in doubt; on 30 mirrored webcam pages, 3 of
+# print taken for handwriting).
 _PHOTO_PROBLEMS = frozenset(
     {
         Problem.GLARE,
@@ -625,6 +625,7 @@ def _scan_grid_or_unblurred(
     *,
     descreened: float = 0.0,
     mirror: bool = True,
+    taken: ScanResult | None = None,
 ) -> ScanResult:
     """:func:`_scan_grid`, and where that cannot read the grid, once more mirrored left
     to right where only its digits were in doubt (none of ``_PHOTO_PROBLEMS``: a webcam's
@@ -639,9 +640,9 @@ def _scan_grid_or_unblurred(
     A grid read the first time is never measured for blur nor read again (no time
     spent). A lattice refused as a cell off the grid's bold lines is first moved onto
     them, where its frame holds (:func:`scanner.quality.box_lines_shift`), and the
-    grid read through it instead.
+    grid read through it instead. ``taken``: the first reading, where the caller has it.
     """
-    first = _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
+    first = taken or _scan_grid(loaded, ink, geometry, engine, label, start, descreened=descreened)
     if first.problems == [Problem.BOX_LINES_OFF]:
         # The lattice took a line beside the grid for its frame (a rule over a
         # newspaper's grid, a column of text): moved a cell onto the bold lines, where
@@ -689,7 +690,7 @@ def _scan_grid_or_unblurred(
         # 117 where the mirror must leave under three quarters as many).
         if len(mirrored.doubtful_cells) < len(first.doubtful_cells):
             again = _scan_grid_or_unblurred(
-                *flipped, engine, label, start, descreened=descreened, mirror=False
+                *flipped, engine, label, start, descreened=descreened, mirror=False, taken=mirrored
             )
             if again.status == ReadStatus.OK:
                 return again
