@@ -1309,17 +1309,18 @@ def _scan_grid(
         maybe = written & in_other_colour
     if maybe.any():
         stripes[maybe] = moire_stripes(maps[perm[maybe]])
-    # On a page not written on (an app's, whose entries are drawn in a font), ink in the
-    # entries' colour that the network reads likelier as nothing than as any digit is no
-    # entry either: moire over candidates (stress screen-photo 5008: two cells of small
-    # grey digits tinted by the fringes, read "empty" 0.29 and 0.31 against a 1 at 0.28
-    # and 0.22, were settled to their solution digits as the player's). Of the 4,505
-    # entries read on the app and screen pages of seeds 4500-4559, 4780-4809 and
-    # 4990-5019, none of the player's read so.
-    no_digit = np.zeros(81, dtype=bool)
-    if not handwritten_page:
-        nothing_likelier = entry_probs[:, 0] >= entry_probs[:, 1:].max(axis=1)
-        no_digit = nothing_likelier & (np.asarray(reading.givens) == 0)
+    # Ink of the person's or the player's that the network reads likelier as nothing than
+    # as any digit is no entry either: moire over candidates (stress screen-photo 5008:
+    # two cells of small grey digits tinted by the fringes, read "empty" 0.29 and 0.31
+    # against a 1 at 0.28 and 0.22, were settled to their solution digits as the
+    # player's). Of the 4,505 entries read on the app and screen pages of seeds
+    # 4500-4559, 4780-4809 and 4990-5019, none of the player's read so. On a page that
+    # looks written on too (screen-photo 6463: an app's grey candidates under moire, a
+    # lighter ink read as the person's, "empty" 0.31 against a 3 at 0.13, settled to the
+    # solution's 3): of the written digits of Wicht's 159 mixed photos (as taken and with
+    # two swapped) and of bench_mixed's 80 pen pages, none read so.
+    nothing_likelier = entry_probs[:, 0] >= entry_probs[:, 1:].max(axis=1)
+    no_digit = nothing_likelier & (np.asarray(reading.givens) == 0)
     entries = [0] * 81
     for cell in [*np.flatnonzero(written), *emptied, *faint_entries]:
         if stripes[cell] or no_digit[cell]:
