@@ -46,6 +46,7 @@ from .kinds import (
     print_twins,
     taller_than_print,
     twin_families,
+    white_balanced,
 )
 from .load import LoadedImage, load_image
 from .locate import (
@@ -1425,10 +1426,43 @@ def _ink_kinds(
     sure = np.zeros(81, dtype=bool)
     sure[perm] = probs[:, 1:].max(axis=1) >= INKED
     kinds = cell_kinds(image, geometry, cells, digit, sure, colour_cells=colour_cells)
+    if kinds.undecided or kinds.in_doubt:
+        kinds = _kinds_white_balanced(kinds, image, geometry, cells, digit, sure, colour_cells)
     if photo is None or kinds.undecided or CellKind.ENTRY in kinds.kinds:
         return kinds
     as_taken = cell_kinds(photo, geometry, cells, digit, sure)
     return as_taken if CellKind.ENTRY in as_taken.kinds or as_taken.undecided else kinds
+
+
+def _kinds_white_balanced(
+    kinds: Kinds,
+    image: npt.NDArray[np.uint8],
+    geometry: GridGeometry,
+    cells: npt.NDArray[np.uint8],
+    digit: npt.NDArray[np.bool_],
+    sure: npt.NDArray[np.bool_],
+    colour_cells: npt.NDArray[np.uint8] | None,
+) -> Kinds:
+    """``kinds`` (of :func:`scanner.kinds.cell_kinds`, arguments as there), or where
+    their inks' colours do not tell them, those of the grid's white made gray
+    (``kinds.white_balanced``) when these do: no ink undecided, and fewer givens in
+    doubt (or as many where the first look left inks undecided).
+
+    A screen is photographed under a room's light, and its white is not the camera's:
+    black print on a green-tinted light screen, and a dark mode's white digits, came out
+    coloured, and no ink looked like print (a third of the stress screen-photo-dark
+    pages with a cast of 0.7-1.0 a channel were refused so; screen-photo a fifth). Only
+    a second look: on a cream page the print's own tint is no cast, and balancing it
+    away gave gray strokes of a heavy JPEG a blue one (stress heavy-jpeg 6451).
+    """
+    if colour_cells is None:
+        colour_cells = colour_cells_of(image, geometry)
+    balanced = None if colour_cells is None else white_balanced(colour_cells)
+    if balanced is None or balanced is colour_cells:
+        return kinds
+    again = cell_kinds(image, geometry, cells, digit, sure, colour_cells=balanced)
+    fewer = len(again.in_doubt) < len(kinds.in_doubt) or bool(kinds.undecided)
+    return again if not again.undecided and fewer else kinds
 
 
 def _inks_by_strength(

@@ -67,6 +67,7 @@ __all__ = [
     "print_twins",
     "taller_than_print",
     "twin_families",
+    "white_balanced",
 ]
 
 # Two ink colours this far apart (Lab a*b* distance; ~ΔE) are two kinds of ink: black
@@ -170,6 +171,10 @@ _ENTRY_SIDE = 0.75
 _GIVENS_SIDE = 0.5
 # An ink whose a*b* chroma is under this is black, grey or white.
 _NEUTRAL = 12.0
+# The grid's white (``white_balanced``): the median of this percentage of its brightest
+# pixels, and the most each channel is scaled to make it gray.
+_WHITE_SHARE = 2.0
+_MAX_BALANCE = 1.6
 # Lightness tells the givens from the entries only where each holds this many inks.
 _MIN_BY_LIGHTNESS = 3
 # L* between black and white: givens lighter than this are an app's dark mode's white.
@@ -770,6 +775,46 @@ def colour_cells_of(image: npt.ArrayLike, geometry: GridGeometry) -> UInt8Array 
     if arr.ndim != 3 or arr.shape[2] != 3 or not _colourful(arr, geometry):
         return None
     return extract_colour_cells(arr, geometry)
+
+
+def white_balanced(cells: UInt8Array) -> UInt8Array:
+    """The colour cells (81, S, S, 3) with their white made neutral (a camera's white
+    balance redone on the grid).
+
+    A photo taken under warm light, or of a screen whose white is not the room's, tints
+    everything: black print on a green-tinted screen has a green cast, and a dark
+    mode's white digits came out green, so that no ink looked like print. The grid's
+    white is the median colour of its brightest pixels (``_WHITE_SHARE`` of them by
+    lightness: the paper on a print or a light screen, the white digits on a dark one);
+    each channel is scaled so that this white is gray at its own lightness, by at most
+    ``_MAX_BALANCE`` either way (a grid with no white to go by is left nearly as it is).
+    Cells whose white is gray already (every channel's scale within 2% of 1) are
+    returned as they are, the same array.
+
+    Parameters
+    ----------
+    cells : (N, S, S, 3) uint8 array
+        Colour cells (BGR), as :func:`colour_cells_of` cuts them.
+
+    Returns
+    -------
+    (N, S, S, 3) uint8 array
+        The cells with each channel scaled (or ``cells`` itself).
+    """
+    pixels = cells.reshape(-1, 3)
+    light = pixels.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)
+    bright = light >= np.percentile(light, 100.0 - _WHITE_SHARE)
+    white = np.median(pixels[bright], axis=0).astype(np.float64)
+    if white.min() < 1.0:
+        return cells
+    gains = np.clip(white.mean() / white, 1.0 / _MAX_BALANCE, _MAX_BALANCE)
+    if np.all(np.abs(gains - 1.0) < 0.02):
+        return cells
+    lut = np.clip(np.rint(np.arange(256)[:, None] * gains[None, :]), 0, 255).astype(np.uint8)
+    out = np.empty_like(cells)
+    for ch in range(3):
+        out[..., ch] = lut[cells[..., ch], ch]
+    return out
 
 
 def cell_kinds(

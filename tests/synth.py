@@ -573,6 +573,7 @@ class Degradation(Enum):
     CURLED = "curled"  # a page that does not lie flat (bend of 0.3-0.5 cells)
     FINGER = "finger"  # a fingertip or a pen over the grid's edge, hiding cells
     MIRRORED = "mirrored"  # the picture mirrored left to right: a webcam's, a front camera's
+    COLOUR_CAST = "colour-cast"  # white balance off for the light: each channel 0.7-1.0
 
 
 # Damage a screenshot can suffer without a camera (any other means a photo of the screen).
@@ -658,6 +659,10 @@ STRESS_STYLES: dict[str, StressStyle] = {
     "curled": _style(D.CURLED),
     # A laptop's webcam or a phone's front camera: a small picture, the page mirrored.
     "webcam-mirrored": _style(D.MIRRORED, D.LOW_RES),
+    # A screen's white is not the room's: the camera balances for the room, and the
+    # screen comes out tinted.
+    "screen-photo-cast": _style(D.SCREEN_PHOTO, D.COLOUR_CAST, medium=Medium.APP_LIGHT),
+    "screen-photo-dark-cast": _style(D.SCREEN_PHOTO, D.COLOUR_CAST, medium=Medium.APP_DARK),
     # Combinations seen in the reports.
     "pastel-dotted-low-res": _style(
         D.LOW_RES, boxes=BoxShade.PASTEL, lines=LineStyle.DOTTED, colour_print=True
@@ -1810,6 +1815,8 @@ def render_stress_page(
     photo = np.asarray(cv2.GaussianBlur(photo, (0, 0), lens), np.float32)
     photo += rng.uniform(1.5, 3.5) * rng.standard_normal(photo.shape, dtype=np.float32)
     tint = np.array([1.0, 0.97, 0.9], np.float32)  # warm indoor light (RGB)
+    if has(D.COLOUR_CAST):
+        tint = rng.uniform(0.7, 1.0, 3).astype(np.float32)
     image = np.clip(photo * tint + 0.5, 0, 255).astype(np.uint8)[:, :, ::-1]
     if has(D.MIRRORED):
         image = image[:, ::-1]

@@ -14,6 +14,7 @@ from scanner.kinds import (
     _tight_second_ink,
     _tinted_print,
     moire_stripes,
+    white_balanced,
 )
 from scanner.load import load_image
 from scanner.locate import fine_texture, shifted_lattice
@@ -1005,3 +1006,37 @@ def test_a_lattice_a_row_off_is_moved_where_its_box_lines_stand_out() -> None:
     # out, a line of the text below taken in) and the page was refused. Every third of
     # its lines from its third stood out as box lines do: the lattice is moved a row.
     _reads_right(_stress_page("pastel-dotted-low-res", 5261, "Quicksand"))
+
+
+def test_white_balance_makes_the_grid_s_white_gray_and_leaves_a_gray_one_alone() -> None:
+    # Colour cells (81, 64, 64, 3) BGR: a white cast green (B and R at 0.8 of G), with
+    # a navy and a blue ink in it; balanced, the white is gray and the inks keep apart.
+    rng = np.random.default_rng(0)
+    cells = np.empty((81, 64, 64, 3), np.uint8)
+    cells[...] = (200, 250, 200)
+    cells[:, 20:40, 28:34] = (120, 70, 50)
+    cells[40:, 20:40, 28:34] = (220, 120, 60)
+    cells = np.clip(cells + rng.normal(0, 2, cells.shape), 0, 255).astype(np.uint8)
+    balanced = white_balanced(cells)
+    white = np.median(balanced[:, 2:10, 2:10].reshape(-1, 3), axis=0)
+    assert np.ptp(white) <= 6
+    assert np.ptp(np.median(cells[:, 2:10, 2:10].reshape(-1, 3), axis=0)) >= 40
+    gray = np.full((81, 64, 64, 3), 230, np.uint8)
+    gray[:, 20:40, 28:34] = 40
+    assert white_balanced(gray) is gray
+
+
+@pytest.mark.parametrize(
+    ("style", "seed", "font"),
+    [
+        ("screen-photo-cast", 6458, "Lato"),
+        ("screen-photo-dark-cast", 6451, "Fira Code"),
+        ("screen-photo-dark-cast", 6454, "Quicksand"),
+    ],
+)
+def test_a_screen_photographed_with_a_colour_cast_is_read(style: str, seed: int, font: str) -> None:
+    # Photographed screens whose white the camera did not balance (each channel scaled
+    # by 0.7-1.0): the print came out as coloured as the player's entries, and the
+    # pages were refused as "digits in two colours" (6458 and 6451, 6454). The kinds
+    # look again with the grid's white made gray.
+    _reads_right(_stress_page(style, seed, font))

@@ -36,7 +36,7 @@ PUZZLE = "5000080000109000009070254003800009020900000802010000640062701050000040
 SAMPLED = [
     "classic", "dotted", "frame-only", "tinted-pastel", "colour-print", "app-light",
     "app-dark", "screen-photo-dark", "low-res", "crumpled", "curled", "perspective", "glare",
-    "webcam-mirrored",
+    "webcam-mirrored", "screen-photo-cast",
 ]  # fmt: skip
 
 
@@ -288,3 +288,17 @@ def test_training_never_sees_a_held_out_family(tmp_path: Path) -> None:
     for family in HELD_OUT_FONT_FAMILIES:
         for path in family.paths():
             assert HELD_OUT_FONT_DIRS & set(Path(path).parts), path
+
+
+def test_a_colour_cast_tints_the_photographed_screen() -> None:
+    # The screen's white (its brightest pixels) keeps the room's warm light's balance
+    # on a plain screen photo, and takes the cast's on a cast one.
+    def white_balance(p: StressPage) -> np.ndarray:
+        pixels = p.image.reshape(-1, 3).astype(np.float64)
+        light = pixels.sum(axis=1)
+        white = np.median(pixels[light >= np.percentile(light, 98)], axis=0)
+        return np.asarray(white / white.mean())
+
+    for seed in (3, 4, 5):
+        plain, cast = page("screen-photo", seed), page("screen-photo-cast", seed)
+        assert np.abs(white_balance(plain) - white_balance(cast)).max() > 0.02
