@@ -1319,9 +1319,13 @@ def _scan_grid(
     # looks written on too (screen-photo 6463: an app's grey candidates under moire, a
     # lighter ink read as the person's, "empty" 0.31 against a 3 at 0.13, settled to the
     # solution's 3): of the written digits of Wicht's 159 mixed photos (as taken and with
-    # two swapped) and of bench_mixed's 80 pen pages, none read so.
+    # two swapped) and of bench_mixed's 80 pen pages, none read so. (Not the faint ink
+    # given back as theirs there: "empty" leads in a faint digit by its nature, as in
+    # the deep shade of Wicht's mixed image204, whose written 3 and 2 are entries.)
     nothing_likelier = entry_probs[:, 0] >= entry_probs[:, 1:].max(axis=1)
     no_digit = nothing_likelier & (np.asarray(reading.givens) == 0)
+    if handwritten_page:
+        no_digit &= written
     entries = [0] * 81
     for cell in [*np.flatnonzero(written), *emptied, *faint_entries]:
         if stripes[cell] or no_digit[cell]:
@@ -1426,7 +1430,7 @@ def _ink_kinds(
     sure = np.zeros(81, dtype=bool)
     sure[perm] = probs[:, 1:].max(axis=1) >= INKED
     kinds = cell_kinds(image, geometry, cells, digit, sure, colour_cells=colour_cells)
-    if kinds.undecided or kinds.in_doubt:
+    if kinds.undecided:
         kinds = _kinds_white_balanced(kinds, image, geometry, cells, digit, sure, colour_cells)
     if photo is None or kinds.undecided or CellKind.ENTRY in kinds.kinds:
         return kinds
@@ -1443,17 +1447,19 @@ def _kinds_white_balanced(
     sure: npt.NDArray[np.bool_],
     colour_cells: npt.NDArray[np.uint8] | None,
 ) -> Kinds:
-    """``kinds`` (of :func:`scanner.kinds.cell_kinds`, arguments as there), or where
-    their inks' colours do not tell them, those of the grid's white made gray
-    (``kinds.white_balanced``) when these do: no ink undecided, and fewer givens in
-    doubt (or as many where the first look left inks undecided).
+    """``kinds`` (of :func:`scanner.kinds.cell_kinds`, arguments as there), with inks
+    left undecided, or those of the grid's white made gray (``kinds.white_balanced``)
+    where these decide every ink (their givens in doubt stay in doubt).
 
     A screen is photographed under a room's light, and its white is not the camera's:
     black print on a green-tinted light screen, and a dark mode's white digits, came out
     coloured, and no ink looked like print (a third of the stress screen-photo-dark
     pages with a cast of 0.7-1.0 a channel were refused so; screen-photo a fifth). Only
     a second look: on a cream page the print's own tint is no cast, and balancing it
-    away gave gray strokes of a heavy JPEG a blue one (stress heavy-jpeg 6451).
+    away gave gray strokes of a heavy JPEG a blue one (stress heavy-jpeg 6451). Only
+    where colour told nothing: a given the first look doubted is not settled by the
+    second (stress screen-photo-dark 4698: the moire put a printed 6 between the inks;
+    balanced, it was taken for the player's and the page read as another puzzle).
     """
     if colour_cells is None:
         colour_cells = colour_cells_of(image, geometry)
@@ -1461,8 +1467,7 @@ def _kinds_white_balanced(
     if balanced is None or balanced is colour_cells:
         return kinds
     again = cell_kinds(image, geometry, cells, digit, sure, colour_cells=balanced)
-    fewer = len(again.in_doubt) < len(kinds.in_doubt) or bool(kinds.undecided)
-    return again if not again.undecided and fewer else kinds
+    return kinds if again.undecided else again
 
 
 def _inks_by_strength(
