@@ -1430,7 +1430,7 @@ def _ink_kinds(
     sure = np.zeros(81, dtype=bool)
     sure[perm] = probs[:, 1:].max(axis=1) >= INKED
     kinds = cell_kinds(image, geometry, cells, digit, sure, colour_cells=colour_cells)
-    if kinds.undecided:
+    if kinds.undecided and colour_cells is not None:  # (undecided: there were colours)
         kinds = _kinds_white_balanced(kinds, image, geometry, cells, digit, sure, colour_cells)
     if photo is None or kinds.undecided or CellKind.ENTRY in kinds.kinds:
         return kinds
@@ -1445,7 +1445,7 @@ def _kinds_white_balanced(
     cells: npt.NDArray[np.uint8],
     digit: npt.NDArray[np.bool_],
     sure: npt.NDArray[np.bool_],
-    colour_cells: npt.NDArray[np.uint8] | None,
+    colour_cells: npt.NDArray[np.uint8],
 ) -> Kinds:
     """``kinds`` (of :func:`scanner.kinds.cell_kinds`, arguments as there), with inks
     left undecided, or those of the grid's white made gray (``kinds.white_balanced``)
@@ -1461,10 +1461,8 @@ def _kinds_white_balanced(
     second (stress screen-photo-dark 4698: the moire put a printed 6 between the inks;
     balanced, it was taken for the player's and the page read as another puzzle).
     """
-    if colour_cells is None:
-        colour_cells = colour_cells_of(image, geometry)
-    balanced = None if colour_cells is None else white_balanced(colour_cells)
-    if balanced is None or balanced is colour_cells:
+    balanced = white_balanced(colour_cells)
+    if balanced is colour_cells:
         return kinds
     again = cell_kinds(image, geometry, cells, digit, sure, colour_cells=balanced)
     return kinds if again.undecided else again

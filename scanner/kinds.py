@@ -811,10 +811,7 @@ def white_balanced(cells: UInt8Array) -> UInt8Array:
     if np.all(np.abs(gains - 1.0) < 0.02):
         return cells
     lut = np.clip(np.rint(np.arange(256)[:, None] * gains[None, :]), 0, 255).astype(np.uint8)
-    out = np.empty_like(cells)
-    for ch in range(3):
-        out[..., ch] = lut[cells[..., ch], ch]
-    return out
+    return np.asarray(lut[cells, np.arange(3)], dtype=np.uint8)  # (256, 3)[(..., 3), (3,)]
 
 
 def cell_kinds(
