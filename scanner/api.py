@@ -1130,6 +1130,7 @@ def _scan_grid(
         inked=[int(v) for v in inked] if handwritten_page else (),
         twins=copies,
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | lone_marks],
+        entered=[int(v) for v in np.where(written, inked, 0)],
     )
     # Digits taken for the person's by shape or strength alone, in the print's colour.
     written_as_print_is = written & ~in_other_colour

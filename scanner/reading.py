@@ -54,6 +54,7 @@ class Problem(StrEnum):
     RIVAL_READING = "rival-reading"  # another reading of the doubtful cells, another puzzle
     SWAPPABLE_DIGITS = "swappable-digits"  # two digits the rules cannot tell apart
     UNTOLD_DIGIT = "untold-digit"  # more likely a digit than empty, but not which
+    ENTRY_MAY_BE_PRINT = "entry-may-be-print"  # an entry the reading makes wrong, printed
     # The page (the scanner's checks after revision):
     PRINT_AS_HANDWRITING = "print-as-handwriting"  # several solutions beside written digits
     GLARE = "glare"  # glare hides a cell's digit
@@ -295,6 +296,7 @@ def revise(
     inked: Sequence[int] = (),
     twins: Sequence[Sequence[int]] = (),
     kind_in_doubt: Sequence[bool] = (),
+    entered: Sequence[int] = (),
 ) -> Reading:
     """Read the givens from per-cell probabilities, correcting doubtful cells if needed.
 
@@ -343,6 +345,15 @@ def revise(
        empty (three blurred copies of one print, two of them written in because the
        puzzle needed them: the third was seen as well), which is filled when the rule
        would fill it, and otherwise left be.
+    7. A proper reading under whose solution a digit read as the person's (``entered``)
+       is wrong stands only if no reading with that digit printed is proper within
+       ``RIVAL_ODDS`` of it (the digit a given, the doubtful cells changed as in rule
+       3): such a reading is another puzzle, and which one is on the page turns on
+       print told from the person's ink, not on the digits. A reading that needed a
+       fix rests on the doubtful cells already; an entry that only the fix makes wrong
+       is the likelier misread (an app's printed 7 in its selected cell, coloured like
+       the entries: the puzzle without it had several solutions, and revision made it
+       one by reading a candidate as a given 4, the 7 then the player's mistake).
 
     Parameters
     ----------
@@ -378,6 +389,9 @@ def revise(
         (the person's ink, an ink between two, pencil marks, glare) moved some of the
         digits' share to "empty", or it is shorter than the print (a lone candidate
         mark). Rule 6 leaves them.
+    entered : sequence of int, length 81 or empty, keyword-only
+        The digit surely read (``INKED``) in each cell whose ink was taken for the
+        person's, 0 elsewhere: rule 7 weighs each as printed.
 
     Returns
     -------
@@ -432,9 +446,10 @@ def revise(
     if problem is None:
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
-        return _no_digit_left_out(
+        reading = _no_digit_left_out(
             _unless_rivalled(reading, cands, search, inked, group_of), p, inked, kind_in_doubt
         )
+        return _unless_entry_printed(reading, read, cands, search, entered, 0.0)
     reading.add_problem(*problem)
 
     # The cheapest fix wins only if no fix giving another puzzle comes close: with
@@ -516,9 +531,10 @@ def revise(
     reading.doubtful_cells = list(dict.fromkeys(corrected + doubtful))
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
     rest = [k for k in cands if not set(k[1]) & set(corrected)]
-    return _no_digit_left_out(
+    reading = _no_digit_left_out(
         _unless_rivalled(reading, rest, search, inked, group_of), p, inked, kind_in_doubt
     )
+    return _unless_entry_printed(reading, read, cands, search, entered, found[0])
 
 
 def _other_puzzle(read: list[int], kept: _Fix, other: _Fix, inked: Sequence[int] = ()) -> bool:
@@ -594,6 +610,43 @@ def _unless_rivalled(
     changes = _changes_text(values, rival[1])
     why = f"another reading of the doubtful cells gives a different puzzle ({changes})"
     return refused(reading, Problem.RIVAL_READING, why, [c for _, c, _ in rival[1]])
+
+
+def _unless_entry_printed(
+    reading: Reading,
+    read: list[int],
+    cands: list[_Change],
+    search: tuple[int, int, float],
+    entered: Sequence[int],
+    cost: float,
+) -> Reading:
+    """Rule 7 of :func:`revise`: refuse an OK ``reading`` (of ``read`` at ``cost``) if a
+    digit ``entered`` as the person's that its solution makes wrong, taken as printed,
+    gives a proper reading of ``read`` within ``RIVAL_ODDS`` of it by ``cands``.
+
+    Each such digit is weighed alone: two of them may be the person's mistake and a
+    print. Where the search runs out first, the reading stands: this is a second look
+    at the kinds, and a reading ``_unless_rivalled`` checked is not unchecked for it.
+    """
+    solution = reading.solution
+    if reading.status != ReadStatus.OK or solution is None or not entered:
+        return reading
+    wrong = [c for c in range(81) if entered[c] and entered[c] != solution[c]]
+    for c in wrong:
+        values = list(read)
+        values[c] = entered[c]
+        rival = proper_solution(values) is not None
+        if not rival:
+            others = [k for k in cands if c not in k[1]]
+            bound = [cost + RIVAL_ODDS]
+            rival = next(_fixes(values, others, *search, bound), None) is not None
+        if rival:
+            why = (
+                f"{cell_name(c)}'s {entered[c]}, read as the person's, would be wrong; "
+                "read as printed, it gives another puzzle"
+            )
+            return refused(reading, Problem.ENTRY_MAY_BE_PRINT, why, [c])
+    return reading
 
 
 def refused(reading: Reading, kind: Problem, why: str, cells: list[int]) -> Reading:

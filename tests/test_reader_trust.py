@@ -179,6 +179,52 @@ def test_the_rules_empty_junk_but_do_not_rename_it() -> None:
     assert [(c.cell, c.corrected) for c in reading.corrections] == [(cell, 0)]
 
 
+def test_a_fix_that_makes_a_print_read_as_an_entry_wrong_is_refused() -> None:
+    # A printed digit taken for the player's (an app's selected cell, coloured like the
+    # entries) leaves the print with several solutions; a doubtful empty cell read as
+    # one of them makes it one. That fix is proper, and the "entry" wrong under it:
+    # taken as printed, the puzzle on the page reads as proper too (rule 7).
+    puzzle, solution = _puzzle()
+    given, other, cell = next(
+        (g, s2, e)
+        for g in range(81)
+        if puzzle[g]
+        for s2 in solutions([0 if i == g else v for i, v in enumerate(puzzle)], limit=2)[1:]
+        for e in range(81)
+        if not puzzle[e]
+        and s2[e] != solution[e]
+        and len(
+            solutions(
+                [s2[e] if i == e else 0 if i == g else v for i, v in enumerate(puzzle)], limit=2
+            )
+        )
+        == 1
+    )
+    p = _probs([0 if i == given else v for i, v in enumerate(puzzle)])
+    p[cell, 0], p[cell, other[cell]] = 0.5, 0.4
+    p[cell] /= p[cell].sum()
+    entered = [puzzle[given] if i == given else 0 for i in range(81)]
+    # Without the entry weighed, the fix reads another puzzle (the one with the entry wrong).
+    fixed = revise(p)
+    assert fixed.status == ReadStatus.OK and fixed.solution == other
+    assert fixed.solution[given] != puzzle[given]
+    reading = revise(p, entered=entered)
+    assert reading.status == ReadStatus.UNREADABLE and reading.solution is None
+    assert reading.problems[-1] == Problem.ENTRY_MAY_BE_PRINT
+    assert reading.doubtful_cells[0] == given
+    # A person's mistake that no reading with it printed makes proper is only a mistake.
+    mistake = next(
+        (c, d)
+        for c in range(81)
+        if not puzzle[c]
+        for d in range(1, 10)
+        if d != solution[c] and all(puzzle[q] != d for q in PEERS[c])
+    )
+    wrong = [mistake[1] if i == mistake[0] else 0 for i in range(81)]
+    reading = revise(_probs(puzzle), entered=wrong)
+    assert reading.status == ReadStatus.OK and reading.solution == solution
+
+
 def test_a_misread_digit_is_still_corrected() -> None:
     # A print torn between two digits (the network's usual misread) is fixed as before.
     puzzle, solution = _puzzle()
