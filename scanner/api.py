@@ -327,6 +327,10 @@ class ScanResult:
         ENTRY cells whose handwritten digit could not be read with confidence, where
         reading it as read would make it a mistake (ascending): the person is told so,
         and the entry is neither right nor wrong.
+    by_shape : list of int
+        Cells (ascending) whose digit, in the print's colour on a page the person
+        wrote on in another, was taken for theirs by its shape alone; a second look at
+        a page refused may read them as print (``_scan_grid``'s ``print_by_colour``).
     seconds : float
         Wall time of the whole read.
     motion : (int, int) or None
@@ -351,6 +355,7 @@ class ScanResult:
     kinds: list[CellKind] = field(default_factory=lambda: [CellKind.EMPTY] * 81)
     entries: list[int] = field(default_factory=lambda: [0] * 81)
     unclear: list[int] = field(default_factory=list)
+    by_shape: list[int] = field(default_factory=list)
     seconds: float = 0.0
     motion: tuple[int, int] | None = None
 
@@ -674,6 +679,17 @@ def _scan_grid_or_unblurred(
     if first.status != ReadStatus.UNREADABLE or Problem.COVERED in first.problems:
         # (What a finger hides no sharper copy shows: its test reads the photo as taken.)
         return first
+    if first.by_shape and not _PHOTO_PROBLEMS.intersection(first.problems):
+        # A person who writes in another colour than the print wrote nothing in the
+        # print's: a blurred print may look written (Wicht's mixed image209: four
+        # printed digits, hand shares 0.7-1.0, left out, the print as read had several
+        # solutions). Not a first look: a neat digit of theirs in a pen as dark as the
+        # print is theirs (image17's 9, 0.67), and the page reads so as it is.
+        by_colour = _scan_grid(
+            loaded, ink, geometry, engine, label, start, descreened=descreened, print_by_colour=True
+        )
+        if _keeps_first(first, by_colour, keeps=CONFIDENT, corrected=True):
+            return by_colour
     if mirror and not _PHOTO_PROBLEMS.intersection(first.problems):
         flipped = (
             loaded.mirror(),
@@ -742,7 +758,12 @@ def _through_noise(
 
 
 def _keeps_first(
-    first: ScanResult, second: ScanResult, *, keeps: float, turned: bool = False
+    first: ScanResult,
+    second: ScanResult,
+    *,
+    keeps: float,
+    turned: bool = False,
+    corrected: bool = False,
 ) -> bool:
     """Whether ``second``, another look at the grid refused in ``first``, may stand for
     it: trusted (status OK) as read (no correction), in the same orientation (any, with
@@ -762,8 +783,10 @@ def _keeps_first(
     solution); a digit smeared in from the cell beside is its solution's one time in
     nine. A cell the second look reads as the person's entry is no given left out,
     unless the first look could not tell print from theirs there (``UNTOLD_KIND``).
+    With ``corrected``, a second look revision corrected may stand: one at the kinds,
+    the pixels read as the first time, stacks no second guess on the blur.
     """
-    if second.status != ReadStatus.OK or second.corrections:
+    if second.status != ReadStatus.OK or (second.corrections and not corrected):
         return False
     if second.rotation != first.rotation and not turned:
         return False
@@ -815,6 +838,7 @@ def _scan_grid(
     descreened: float = 0.0,
     taken: npt.NDArray[np.uint8] | None = None,
     photo: npt.NDArray[np.uint8] | None = None,
+    print_by_colour: bool = False,
 ) -> ScanResult:
     """Classify and revise the digits of one located grid (``ink``: dark on light).
 
@@ -826,7 +850,9 @@ def _scan_grid(
     ``ink`` is a sharpened copy (:mod:`scanner.motion`): glare is measured on it, as a
     deconvolution's ringing can draw lines back into a glare that wiped them out.
     ``photo``: the photo as taken, where ``loaded.image`` is such a copy: the inks'
-    colours are checked on it (``_ink_kinds``).
+    colours are checked on it (``_ink_kinds``). ``print_by_colour``: on a page whose
+    person writes in another colour than the print, every digit in the print's colour
+    (not in doubt) is print, whatever its shape (``ScanResult.by_shape``).
     """
     textured = not descreened and fine_texture(ink, geometry) >= SCREENED
     blur = descreened or (descreen_sigma(ink.shape) if textured else 0.0)
@@ -1061,8 +1087,11 @@ def _scan_grid(
     # their neat 9 in the print's colour may be theirs (Wicht's mixed image17, r6c9).
     colour_doubted = np.zeros(81, dtype=bool)  # (turned) the kind rules' givens in doubt
     colour_doubted[[int(turned[c]) for c in inks.in_doubt]] = True
-    if in_other_colour.any() and app_entries:
-        print_colour = np.asarray([k == CellKind.GIVEN for k in kinds]) & ~colour_doubted
+    print_colour = np.asarray([k == CellKind.GIVEN for k in kinds]) & ~colour_doubted
+    shaped = print_colour & (hand > 0.5) & bool(in_other_colour.any() and not app_entries)
+    if shaped.any() and print_by_colour:
+        hand = np.where(print_colour, 0.0, hand)
+    elif in_other_colour.any() and app_entries:
         hand = np.where(print_colour & (hand < HAND_SURE), 0.0, hand)
     # The person's digits: another ink than the print (decisive), or a written shape.
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
@@ -1397,6 +1426,7 @@ def _scan_grid(
         kinds=kinds,
         entries=entries,
         unclear=unclear,
+        by_shape=[int(c) for c in np.flatnonzero(shaped)],
     )
     result.seconds = time.perf_counter() - start
     return result
@@ -2021,7 +2051,9 @@ def _unclear_entries(
     (a 2 that may be a 4 or a 7) that disagrees with the solution may just as well be a
     misread, and the person would be blamed for the reader's doubt, unless the reader
     rules the solution's digit out (under ``NOT_THE_SOLUTION``): then the entry is
-    wrong whichever digit it is. Otherwise it is
+    wrong whichever digit it is. So is one read as a 1, however surely: a lone stroke
+    is what blur leaves of a 7 or a 9 whose hook or loop it lost (Wicht's mixed
+    image209, a small 9 read as a 1 at 0.92, the 9 at 0.04; image70's 7). Otherwise it is
     *unclear*: named as such, neither right nor wrong, while the printed puzzle (read
     with confidence) is solved and the other entries are checked. More than
     ``MAX_UNCLEAR`` of them and the page is unreadable: the handwriting as a whole is
@@ -2037,7 +2069,7 @@ def _unclear_entries(
         for c, v in enumerate(entries)
         if v
         and v != solution[c]
-        and probs[c, v] < INKED
+        and (probs[c, v] < INKED or v == 1)
         and probs[c, solution[c]] >= NOT_THE_SOLUTION
     ]
     if len(unsure) > MAX_UNCLEAR:
