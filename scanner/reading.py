@@ -624,29 +624,34 @@ def _unless_entry_printed(
     digit ``entered`` as the person's that its solution makes wrong, taken as printed,
     gives a proper reading of ``read`` within ``RIVAL_ODDS`` of it by ``cands``.
 
-    Each such digit is weighed alone: two of them may be the person's mistake and a
-    print. Where the search runs out first, the reading stands: this is a second look
-    at the kinds, and a reading ``_unless_rivalled`` checked is not unchecked for it.
+    Each such digit is weighed alone (two of them may be the person's mistake and a
+    print), and every one that makes a rival is named: the reading's wrong solution
+    makes the player's right entries wrong too, and the print among them is not
+    known. Where the search runs out first, the digit makes no rival: this is a second
+    look at the kinds, and a reading ``_unless_rivalled`` checked is not unchecked for it.
     """
     solution = reading.solution
     if reading.status != ReadStatus.OK or solution is None or not entered:
         return reading
-    wrong = [c for c in range(81) if entered[c] and entered[c] != solution[c]]
-    for c in wrong:
+
+    def printed_reads(c: int) -> bool:
+        """Whether the read digits with ``entered[c]`` as a given read as a proper puzzle."""
         values = list(read)
         values[c] = entered[c]
-        rival = proper_solution(values) is not None
-        if not rival:
-            others = [k for k in cands if c not in k[1]]
-            bound = [cost + RIVAL_ODDS]
-            rival = next(_fixes(values, others, *search, bound), None) is not None
-        if rival:
-            why = (
-                f"{cell_name(c)}'s {entered[c]}, read as the person's, would be wrong; "
-                "read as printed, it gives another puzzle"
-            )
-            return refused(reading, Problem.ENTRY_MAY_BE_PRINT, why, [c])
-    return reading
+        if proper_solution(values) is not None:
+            return True
+        others = [k for k in cands if c not in k[1]]
+        return next(_fixes(values, others, *search, [cost + RIVAL_ODDS]), None) is not None
+
+    wrong = [c for c in range(81) if entered[c] and entered[c] != solution[c]]
+    rivals = [c for c in wrong if printed_reads(c)]
+    if not rivals:
+        return reading
+    named = [f"{cell_name(c)}'s {entered[c]}" for c in rivals]
+    digits = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    each = "it gives" if len(rivals) == 1 else "each gives"
+    why = f"{digits}, read as the person's, would be wrong; read as printed, {each} another puzzle"
+    return refused(reading, Problem.ENTRY_MAY_BE_PRINT, why, rivals)
 
 
 def refused(reading: Reading, kind: Problem, why: str, cells: list[int]) -> Reading:
