@@ -187,6 +187,9 @@ _AS_LIKELY_PRINT = (
 # placed leaves half or more of its givens unpaired), and at least this many pair up.
 _MAX_UNPAIRED = 8
 _MIN_PAIRED = 17
+# Where colour tells the entries, a print read as theirs is a rarer misread: at most
+# this many (``_print_of_the_symmetry``).
+_MAX_UNPAIRED_BY_COLOUR = 2
 # A digit whose colour lies between the print's and the entries', read as neither, is
 # refused when the network gives its solution's digit this much (``_doubt_untold_kinds``).
 _UNTOLD_BAR = 1.0 / 3.0
@@ -1102,6 +1105,8 @@ def _scan_grid(
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     if handwritten_page and not in_other_colour.any():
         hand = np.where(_off_the_print_symmetry(probs, hand, pencil), 1.0, hand)
+    elif in_other_colour.any():
+        hand = np.where(_print_of_the_symmetry(probs, hand, pencil), 0.0, hand)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)
     entry_probs = probs.copy()
     # The grid is read upright, and so is its print: ink that reads as a turned digit
@@ -1475,6 +1480,49 @@ def _off_the_print_symmetry(
     digits = probs[:, 1:].argmax(axis=1) + 1
     print_left = [int(d) if p else 0 for d, p in zip(digits, printed & ~theirs, strict=True)]
     return theirs if proper_solution(print_left) is not None else none
+
+
+def _print_of_the_symmetry(
+    probs: npt.NDArray[np.floating[Any]],
+    hand: npt.NDArray[np.floating[Any]],
+    marks: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """The digits read as the person's that the print's half-turn symmetry calls print
+    (81,), on a page whose entries are told by colour; all False where there are none.
+
+    A digit's colour can mislead: an app's selected cell or a photographed screen's
+    cast gives a printed digit the entries' colour (stress screen-photo 6508, 6484 and
+    6477: a printed 7, 2 and 3 read as the player's). Where the digits read surely as
+    print (``INKED``, ``hand`` 0.5 or less) pair up under a half turn (cell c and
+    80 - c; see ``_off_the_print_symmetry``) but for at most ``_MAX_UNPAIRED_BY_COLOUR``,
+    at least ``_MIN_PAIRED`` pairing up, and the partner of each of those few holds a
+    digit read surely as the person's (not ``marks``), those digits are print; only
+    where the print with them has one solution and the print without the unpaired
+    ones has none or several: a symmetric print of the person's right entries reads
+    as proper too, and only the rules, not the symmetry, tell which is the print.
+    """
+    none = np.zeros(81, dtype=bool)
+    sure = (probs[:, 1:].max(axis=1) >= INKED) & ~marks & (probs[:, 0] < 0.5)
+    printed = sure & (hand <= 0.5)
+    theirs = sure & (hand > 0.5)
+    unpaired = printed & ~printed[::-1]
+    to_print = theirs & unpaired[::-1]
+    paired = int(printed.sum() - unpaired.sum())
+    if (
+        not to_print.any()
+        or (unpaired & ~to_print[::-1]).any()
+        or unpaired.sum() > _MAX_UNPAIRED_BY_COLOUR
+        or paired < _MIN_PAIRED
+    ):
+        return none
+    digits = probs[:, 1:].argmax(axis=1) + 1
+
+    def puzzle(cells: npt.NDArray[np.bool_]) -> list[int]:
+        return [int(d) if c else 0 for d, c in zip(digits, cells, strict=True)]
+
+    with_them = proper_solution(puzzle(printed | to_print)) is not None
+    without = proper_solution(puzzle(printed & ~unpaired)) is not None
+    return to_print if with_them and not without else none
 
 
 def _ink_kinds(

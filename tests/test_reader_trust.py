@@ -22,6 +22,7 @@ from scanner.api import (
     _doubt_untold_kinds,
     _entries_in_print_font,
     _keep_inked_givens,
+    _print_of_the_symmetry,
     read_photo,
 )
 from scanner.kinds import _NEUTRAL, CellKind, _ink_colours, _one_neutral_ink, glyph_groups
@@ -223,6 +224,54 @@ def test_a_fix_that_makes_a_print_read_as_an_entry_wrong_is_refused() -> None:
     wrong = [mistake[1] if i == mistake[0] else 0 for i in range(81)]
     reading = revise(_probs(puzzle), entered=wrong)
     assert reading.status == ReadStatus.OK and reading.solution == solution
+
+
+def test_a_print_in_the_entries_colour_that_the_prints_symmetry_pairs_is_print() -> None:
+    # Stress screen-photo 6508: the app's selected cell showed its printed 7 (r9c9) in
+    # the entries' colour, read as the player's. The print pairs up under a half turn
+    # but for r1c1, r9c9's partner: the 7 is print, and the page reads right (refused
+    # by revision rule 7 without the symmetry; read as another puzzle before it).
+    givens, result = _stress_page("screen-photo", 6508, "Inconsolata")
+    assert result.status == ReadStatus.OK, result.problem
+    assert result.givens == givens
+    assert result.kinds[80] == CellKind.GIVEN and result.entries[80] == 0
+
+
+def test_the_symmetry_makes_print_only_where_the_rules_choose_it() -> None:
+    puzzle, solution = _puzzle()
+    assert all((puzzle[c] > 0) == (puzzle[80 - c] > 0) for c in range(81))
+    hand = np.zeros(81)
+    no_marks = np.zeros(81, dtype=bool)
+    # A given the puzzle needs, read surely as the player's: the print as read has
+    # several solutions, with it one. Its partner is an unpaired print.
+    need = next(
+        c
+        for c in range(81)
+        if puzzle[c]
+        and len(solutions([0 if i == c else v for i, v in enumerate(puzzle)], limit=2)) > 1
+    )
+    p = _probs(puzzle)
+    hand[need] = 1.0
+    to_print = _print_of_the_symmetry(p, hand, no_marks)
+    assert np.flatnonzero(to_print).tolist() == [need]
+    # Not where the print without the unpaired ones is proper too (a symmetric print of
+    # the player's right entries reads as proper as well), nor for marks.
+    spare = next(c for c in range(81) if not puzzle[c] and not puzzle[80 - c] and c != 40)
+    fuller = [solution[i] if i in (spare, 80 - spare) else v for i, v in enumerate(puzzle)]
+    p = _probs(fuller)
+    hand[:] = 0.0
+    hand[spare] = 1.0
+    assert not _print_of_the_symmetry(p, hand, no_marks).any()
+    p = _probs(puzzle)
+    hand[:] = 0.0
+    hand[need] = 1.0
+    assert not _print_of_the_symmetry(p, hand, np.arange(81) == need).any()
+    # Nor with a second unpaired print whose partner holds nothing.
+    other = next(c for c in range(81) if not puzzle[c] and not puzzle[80 - c])
+    q = p.copy()
+    q[other] = 0.001
+    q[other, solution[other]] = 0.991
+    assert not _print_of_the_symmetry(q, hand, no_marks).any()
 
 
 def test_a_misread_digit_is_still_corrected() -> None:
