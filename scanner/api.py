@@ -184,12 +184,15 @@ _AS_LIKELY_PRINT = (
 )
 # The print's half-turn symmetry (``_off_the_print_symmetry``): at most this many digits
 # read as print may break it (a quarter of a puzzle's 24-32 givens; a puzzle not so
-# placed leaves half or more of its givens unpaired), and at least this many pair up.
+# placed leaves 7 or more unpaired, and its print without them has several solutions
+# where it is minimal, as QQWing's are), and at least this many pair up.
 _MAX_UNPAIRED = 8
 _MIN_PAIRED = 17
-# Where colour tells the entries, a print read as theirs is a rarer misread: at most
-# this many (``_print_of_the_symmetry``).
-_MAX_UNPAIRED_BY_COLOUR = 2
+# Where colour tells the entries, at most this many (``_print_of_the_symmetry``): the
+# rules guard that one less (a puzzle without its unpaired givens has several
+# solutions whether or not they are print), and puzzles not placed symmetrically leave
+# 7 or more unpaired (QQWing's easy and expert sets, 2,000 puzzles: 3 at 7 or 8).
+_MAX_UNPAIRED_BY_COLOUR = 4
 # A digit whose colour lies between the print's and the entries', read as neither, is
 # refused when the network gives its solution's digit this much (``_doubt_untold_kinds``).
 _UNTOLD_BAR = 1.0 / 3.0
@@ -1105,7 +1108,11 @@ def _scan_grid(
     hand = np.where([k == CellKind.ENTRY for k in kinds], 1.0, hand * ~pencil)
     if handwritten_page and not in_other_colour.any():
         hand = np.where(_off_the_print_symmetry(probs, hand, pencil), 1.0, hand)
-    elif in_other_colour.any():
+    elif in_other_colour.any() and not handwritten_page:
+        # (Only where colour alone tells the entries, an app's: a pen's digits are the
+        # person's by colour and shape, a puzzle may break the symmetry for two
+        # givens, and the rules then choose the pen's digits opposite as the missing
+        # print: Wicht's mixed image1000, filled in in blue.)
         hand = np.where(_print_of_the_symmetry(probs, hand, pencil), 0.0, hand)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)
     entry_probs = probs.copy()
@@ -1488,7 +1495,8 @@ def _print_of_the_symmetry(
     marks: npt.NDArray[np.bool_],
 ) -> npt.NDArray[np.bool_]:
     """The digits read as the person's that the print's half-turn symmetry calls print
-    (81,), on a page whose entries are told by colour; all False where there are none.
+    (81,), on a page whose entries colour alone tells (an app's, not a pen's); all
+    False where there are none.
 
     A digit's colour can mislead: an app's selected cell or a photographed screen's
     cast gives a printed digit the entries' colour (stress screen-photo 6508, 6484 and
