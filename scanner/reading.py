@@ -70,6 +70,7 @@ class Problem(StrEnum):
     CLASHING_ENTRIES = "clashing-entries"  # entries clash with a given read in doubt
     UNCLEAR_ENTRIES = "unclear-entries"  # too many handwritten digits not read surely
     UNTOLD_KIND = "untold-kind"  # the solution's digit read where no rule tells its kind
+    OFF_SYMMETRY = "off-symmetry"  # ink read empty where the print's symmetry puts a given
 
 
 # A cell read with at least this probability is *confident*: revision never changes it.

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from scanner.api import (
     ScanResult,
     _doubt_faint_prints,
+    _doubt_off_symmetry,
     _doubt_untold_kinds,
     _entries_in_print_font,
     _keep_inked_givens,
@@ -272,6 +273,42 @@ def test_the_symmetry_makes_print_only_where_the_rules_choose_it() -> None:
     q[other] = 0.001
     q[other, solution[other]] = 0.991
     assert not _print_of_the_symmetry(q, hand, no_marks).any()
+
+
+def test_ink_read_empty_opposite_an_unpaired_given_is_doubted() -> None:
+    # A printed digit read as empty (a shaken 6, "empty" 0.53) whose puzzle keeps the
+    # page's one solution without it: the print's half-turn symmetry still puts a
+    # given there, opposite one read surely.
+    puzzle, solution = _puzzle()
+    cell = next(c for c in range(81) if not puzzle[c] and not puzzle[80 - c] and c != 40)
+    printed = [solution[i] if i in (cell, 80 - cell) else v for i, v in enumerate(puzzle)]
+    p = _probs([0 if i == cell else v for i, v in enumerate(printed)])
+    p[cell, 0], p[cell, solution[cell]] = 0.53, 0.11
+    p[cell, solution[cell] % 9 + 1] = 0.2
+    p[cell] /= p[cell].sum()
+    reading = revise(p)
+    assert reading.status == ReadStatus.OK and reading.givens[cell] == 0
+    none = np.zeros(81, dtype=bool)
+    _doubt_off_symmetry(reading, none)
+    assert reading.status == ReadStatus.UNREADABLE
+    assert reading.problems == [Problem.OFF_SYMMETRY] and reading.doubtful_cells[0] == cell
+    # A clean cell there is a puzzle printed off its symmetry: read as it is.
+    clean = revise(_probs([0 if i == cell else v for i, v in enumerate(printed)]))
+    _doubt_off_symmetry(clean, none)
+    assert clean.status == ReadStatus.OK
+    # And the person's ink there is theirs.
+    theirs = revise(p)
+    _doubt_off_symmetry(theirs, np.arange(81) == cell)
+    assert theirs.status == ReadStatus.OK
+
+
+def test_a_shaken_print_read_empty_off_the_symmetry_is_read_again_or_refused() -> None:
+    # Stress motion-blur 6552: the shaken 6 of r5c8 read "empty" 0.53 and the page read
+    # as another puzzle with its solution; doubted, it is read again through the
+    # camera's shake, and right.
+    givens, result = _stress_page("motion-blur", 6552, "Linux Libertine")
+    assert result.status != ReadStatus.OK or result.givens == givens
+    assert result.status == ReadStatus.OK, result.problem
 
 
 def test_a_misread_digit_is_still_corrected() -> None:
