@@ -188,11 +188,12 @@ _AS_LIKELY_PRINT = (
 # where it is minimal, as QQWing's are), and at least this many pair up.
 _MAX_UNPAIRED = 8
 _MIN_PAIRED = 17
-# Where colour tells the entries, at most this many (``_print_of_the_symmetry``): the
-# rules guard that one less (a puzzle without its unpaired givens has several
-# solutions whether or not they are print), and puzzles not placed symmetrically leave
-# 7 or more unpaired (QQWing's easy and expert sets, 2,000 puzzles: 3 at 7 or 8).
-_MAX_UNPAIRED_BY_COLOUR = 4
+# The rules that act on a print symmetric but for a few givens, which the puzzle's
+# rules guard less (``_print_of_the_symmetry``: a puzzle without its unpaired givens
+# has several solutions whether or not they are print; ``_doubt_off_symmetry``: a
+# doubt, not a digit): at most this many unpaired. Puzzles not placed symmetrically
+# leave 7 or more (QQWing's easy and expert sets, 2,000 puzzles: 3 at 7 or 8).
+_FEW_UNPAIRED = 4
 # A digit whose colour lies between the print's and the entries', read as neither, is
 # refused when the network gives its solution's digit this much (``_doubt_untold_kinds``).
 _UNTOLD_BAR = 1.0 / 3.0
@@ -1503,7 +1504,7 @@ def _print_of_the_symmetry(
     cast gives a printed digit the entries' colour (stress screen-photo 6508, 6484 and
     6477: a printed 7, 2 and 3 read as the player's). Where the digits read surely as
     print (``INKED``, ``hand`` 0.5 or less) pair up under a half turn (cell c and
-    80 - c; see ``_off_the_print_symmetry``) but for at most ``_MAX_UNPAIRED_BY_COLOUR``,
+    80 - c; see ``_off_the_print_symmetry``) but for at most ``_FEW_UNPAIRED``,
     at least ``_MIN_PAIRED`` pairing up, and the partner of each of those few holds a
     digit read surely as the person's (not ``marks``), those digits are print; only
     where the print with them has one solution and the print without the unpaired
@@ -1520,7 +1521,7 @@ def _print_of_the_symmetry(
     if (
         not to_print.any()
         or (unpaired & ~to_print[::-1]).any()
-        or unpaired.sum() > _MAX_UNPAIRED_BY_COLOUR
+        or unpaired.sum() > _FEW_UNPAIRED
         or paired < _MIN_PAIRED
     ):
         return none
@@ -1979,7 +1980,7 @@ def _doubt_off_symmetry(reading: Reading, theirs: npt.NDArray[np.bool_]) -> None
     it is exposed by no rule of revision (stress motion-blur 6552: a shaken 6 read
     "empty" 0.53, 8 0.20, 6 0.11). Most puzzles are printed symmetrically under a half
     turn (see ``_off_the_print_symmetry``): where the givens as read pair up but for
-    at most ``_MAX_UNPAIRED_BY_COLOUR``, at least ``_MIN_PAIRED`` pairing up, a cell
+    at most ``_FEW_UNPAIRED``, at least ``_MIN_PAIRED`` pairing up, a cell
     opposite an unpaired given, read empty under ``CONFIDENT`` (ink there: a clean
     cell reads empty surely), neither the person's (``theirs``) nor marks, may hold a
     given missed. A puzzle printed off its symmetry for a few givens (Wicht's
@@ -1989,7 +1990,7 @@ def _doubt_off_symmetry(reading: Reading, theirs: npt.NDArray[np.bool_]) -> None
         return
     given = np.asarray(reading.givens) > 0
     unpaired = given & ~given[::-1]
-    if not unpaired.any() or unpaired.sum() > _MAX_UNPAIRED_BY_COLOUR:
+    if not unpaired.any() or unpaired.sum() > _FEW_UNPAIRED:
         return
     if given.sum() - unpaired.sum() < _MIN_PAIRED:
         return
