@@ -31,6 +31,7 @@ from .geometry import GridGeometry, median_cell, mirrored_geometry
 from .kinds import (
     GLYPH_LIKENESS,
     STRANGER_LIKENESS,
+    TALLER_THAN_PRINT,
     TWIN_LIKENESS,
     CellKind,
     Kinds,
@@ -1081,6 +1082,16 @@ def _scan_grid(
         small = in_other_colour & (height > 0) & (height < APP_MARK_SHARE)
         if not (in_other_colour & ~small & short[perm] & ~marks).any():
             marks |= small
+        # Nor is ink of that colour far taller than the print (TALLER_THAN_PRINT) and
+        # not read surely (INKED) one of its digits: an app's candidates stacked in
+        # their layout and joined by a screen's moire (stress screen-photo-cast 6552:
+        # three cells of grey candidates in the app's selected box, 1.46-1.75 of the
+        # print's height, read as entries at 0.31-0.61, two of them called the
+        # player's mistakes; its entries measure 0.88-1.04). An entry read surely is
+        # one, however its strokes joined the frame (screen-photo-dark 6537: the
+        # player's 6 in r1c1, as tall, read at 0.88).
+        doubted = probs[:, 1:].max(axis=1) < INKED
+        marks |= in_other_colour & (height >= TALLER_THAN_PRINT) & doubted
     # Like a second colour, a lighter ink is decisive (print is never lighter than the
     # person's pencil), but its small marks stay marks.
     kinds = [CellKind.ENTRY if pencil_ink[i] and not marks[i] else k for i, k in enumerate(kinds)]

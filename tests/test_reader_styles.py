@@ -330,6 +330,22 @@ def test_a_screens_moire_stripes_are_no_entries(seed: int, font: str) -> None:
     assert not invented, f"moire read as entries: {invented}"
 
 
+def test_an_apps_candidates_joined_taller_than_its_print_are_no_entries() -> None:
+    # Stress screen-photo-cast 6552: grey candidates in the app's selected box, tinted
+    # like the entries and joined by moire into ink 1.46-1.75 of the print's height,
+    # were read as entries at 0.31-0.61; r2c7's and r2c9's were called mistakes.
+    page = _stress_page("screen-photo-cast", 6552, "Hershey Complex")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    for cell in (7, 15, 17):
+        assert not scan.entries[cell] and not page.entries[cell]
+    # The mistakes called are the player's own (the app drew one wrong entry).
+    solution = solutions(list(page.givens), limit=1)[0]
+    called = [c for c in range(81) if scan.entries[c] and scan.entries[c] != solution[c]]
+    made = [c for c in range(81) if page.entries[c] and page.entries[c] != solution[c]]
+    assert called == made
+
+
 @pytest.mark.parametrize(("style", "seed"), [("screen-photo", 14), ("app-dark", 240)])
 def test_candidates_blurred_by_a_screen_do_not_stop_the_reading(style: str, seed: int) -> None:
     # Pages as bench_stress draws them: an app's grey candidates, photographed off its
