@@ -1464,6 +1464,23 @@ def _scan_grid(
     return result
 
 
+def _unpaired(cells: npt.NDArray[np.bool_], most: int) -> npt.NDArray[np.bool_] | None:
+    """The ``cells`` (81,) whose partner under a half turn (cell 80 - c) is none of
+    them, where they are at least one and at most ``most`` and at least ``_MIN_PAIRED``
+    of the cells pair up; None where the cells are not so nearly symmetric."""
+    unpaired = cells & ~cells[::-1]
+    count = int(unpaired.sum())
+    if not 0 < count <= most or int(cells.sum()) - count < _MIN_PAIRED:
+        return None
+    return unpaired
+
+
+def _print_digits(probs: npt.NDArray[np.floating[Any]], cells: npt.NDArray[np.bool_]) -> list[int]:
+    """The likeliest digit of each of ``cells`` (81,) by ``probs`` (81, 10), 0 elsewhere."""
+    digits = probs[:, 1:].argmax(axis=1) + 1
+    return [int(d) if c else 0 for d, c in zip(digits, cells, strict=True)]
+
+
 def _off_the_print_symmetry(
     probs: npt.NDArray[np.floating[Any]],
     hand: npt.NDArray[np.floating[Any]],
@@ -1489,17 +1506,14 @@ def _off_the_print_symmetry(
     none = np.zeros(81, dtype=bool)
     digit = probs[:, 0] < 0.5
     printed = digit & (hand <= 0.5)
-    unpaired = printed & ~printed[::-1]
-    paired = int(printed.sum() - unpaired.sum())
-    if not unpaired.any() or unpaired.sum() > _MAX_UNPAIRED or paired < _MIN_PAIRED:
+    unpaired = _unpaired(printed, _MAX_UNPAIRED)
+    if unpaired is None:
         return none
     sure = (probs[:, 1:].max(axis=1) >= INKED) & ~marks
     theirs = unpaired & sure & (~digit[::-1] | (hand[::-1] >= HAND_DOUBT[1]))
-    if not theirs.any():
+    if not theirs.any() or proper_solution(_print_digits(probs, printed & ~theirs)) is None:
         return none
-    digits = probs[:, 1:].argmax(axis=1) + 1
-    print_left = [int(d) if p else 0 for d, p in zip(digits, printed & ~theirs, strict=True)]
-    return theirs if proper_solution(print_left) is not None else none
+    return theirs
 
 
 def _print_of_the_symmetry(
@@ -1526,23 +1540,14 @@ def _print_of_the_symmetry(
     sure = (probs[:, 1:].max(axis=1) >= INKED) & ~marks & (probs[:, 0] < 0.5)
     printed = sure & (hand <= 0.5)
     theirs = sure & (hand > 0.5)
-    unpaired = printed & ~printed[::-1]
-    to_print = theirs & unpaired[::-1]
-    paired = int(printed.sum() - unpaired.sum())
-    if (
-        not to_print.any()
-        or (unpaired & ~to_print[::-1]).any()
-        or unpaired.sum() > _FEW_UNPAIRED
-        or paired < _MIN_PAIRED
-    ):
+    unpaired = _unpaired(printed, _FEW_UNPAIRED)
+    if unpaired is None:
         return none
-    digits = probs[:, 1:].argmax(axis=1) + 1
-
-    def puzzle(cells: npt.NDArray[np.bool_]) -> list[int]:
-        return [int(d) if c else 0 for d, c in zip(digits, cells, strict=True)]
-
-    with_them = proper_solution(puzzle(printed | to_print)) is not None
-    without = proper_solution(puzzle(printed & ~unpaired)) is not None
+    to_print = theirs & unpaired[::-1]
+    if not to_print.any() or (unpaired & ~to_print[::-1]).any():
+        return none
+    with_them = proper_solution(_print_digits(probs, printed | to_print)) is not None
+    without = proper_solution(_print_digits(probs, printed & ~unpaired)) is not None
     return to_print if with_them and not without else none
 
 
@@ -1999,11 +2004,8 @@ def _doubt_off_symmetry(reading: Reading, theirs: npt.NDArray[np.bool_]) -> None
     """
     if reading.status != ReadStatus.OK:
         return
-    given = np.asarray(reading.givens) > 0
-    unpaired = given & ~given[::-1]
-    if not unpaired.any() or unpaired.sum() > _FEW_UNPAIRED:
-        return
-    if given.sum() - unpaired.sum() < _MIN_PAIRED:
+    unpaired = _unpaired(np.asarray(reading.givens) > 0, _FEW_UNPAIRED)
+    if unpaired is None:
         return
     opposite = unpaired[::-1] & ~theirs & (np.asarray(reading.confidence) < CONFIDENT)
     cells = [int(c) for c in np.flatnonzero(opposite)]

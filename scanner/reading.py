@@ -27,6 +27,7 @@ import numpy.typing as npt
 from solver.errors import Status
 from solver.grid import cell_name, find_duplicates
 from solver.search import solutions
+from solver.steps import and_text
 
 
 class ReadStatus(StrEnum):
@@ -648,8 +649,7 @@ def _unless_entry_printed(
     rivals = [c for c in wrong if printed_reads(c)]
     if not rivals:
         return reading
-    named = [f"{cell_name(c)}'s {entered[c]}" for c in rivals]
-    digits = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+    digits = and_text(f"{cell_name(c)}'s {entered[c]}" for c in rivals)
     each = "it gives" if len(rivals) == 1 else "each gives"
     why = f"{digits}, read as the person's, would be wrong; read as printed, {each} another puzzle"
     return refused(reading, Problem.ENTRY_MAY_BE_PRINT, why, rivals)

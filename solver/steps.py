@@ -209,11 +209,16 @@ def cells_text(cells: Iterable[int]) -> str:
     return ", ".join(cell_name(c) for c in cells)
 
 
+def and_text(parts: Iterable[str]) -> str:
+    """``row 4, column 2 and box 4`` ("" for none)."""
+    items = list(parts)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def digits_text(digits: Iterable[int]) -> str:
-    ds = [str(d) for d in digits]
-    if len(ds) <= 1:
-        return "".join(ds)
-    return ", ".join(ds[:-1]) + " and " + ds[-1]
+    return and_text(str(d) for d in digits)
 
 
 def houses_text(houses: Iterable[int]) -> str:

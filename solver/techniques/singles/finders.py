@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Final
 
 from ...grid import (
@@ -16,7 +16,7 @@ from ...grid import (
     cell_name,
     house_name,
 )
-from ...steps import Role, Step, mark
+from ...steps import Role, Step, and_text, mark
 
 # People scan boxes first for hidden singles, then rows, then columns.
 _HIDDEN_ORDER: Final = tuple(range(18, 27)) + tuple(range(18))
@@ -87,7 +87,7 @@ def find_naked_single(grid: Grid) -> Iterator[Step]:
 
 def describe_naked_single(step: Step) -> str:
     cell, digit = step.placements[0]
-    where = _and(house_name(h) for h in step.houses)
+    where = and_text(house_name(h) for h in step.houses)
     witnesses = step.marked_cells(Role.WITNESS)
     if len(witnesses) == 8:
         return (
@@ -101,12 +101,6 @@ def describe_naked_single(step: Step) -> str:
         f"({where} hold {len(witnesses)} of the other digits; the steps before ruled "
         "out the rest)"
     )
-
-
-def _and(parts: Iterable[str]) -> str:
-    """``row 4, column 2 and box 4``."""
-    items = list(parts)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def find_hidden_single(grid: Grid) -> Iterator[Step]:
