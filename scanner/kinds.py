@@ -21,7 +21,9 @@ on the givens' half of the way), as is a lone ink off the givens' group that no 
 ink resembles more, or one off it but near it that lies on the givens' half of the way
 in either view. An entry short of the entries' end of that way in either view is a given
 in doubt too if it is as light as the givens (or as dark), where lightness (Lab L*) sets
-the two inks apart: moire tints a screen's white print, but leaves it white; and so is
+the two inks apart: moire tints a screen's white print, but leaves it white (not one of
+an entry ink's own colour, though: a pen's strokes are as light as their width makes
+them, ``_in_an_entry_ink``); and so is
 a given more than a quarter of the way to an entry ink, in either view, as light as the
 entries (or as dark): an entry whose colour moire washed out to the print's. The colour
 is the digit's own: ink running off the cell's middle (a grid line, a phone's bezel in a
@@ -748,7 +750,8 @@ class Kinds:
         it is nearest, as seen or at full strength (``_way_to_entry``);
         and GIVEN cells of an ink short of an entry ink's end of that way in either view
         (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
-        (``_lightness_way``), and of a given more than a quarter of the way to an entry
+        (``_lightness_way``), its colour not an entry ink's own (``_in_an_entry_ink``),
+        and of a given more than a quarter of the way to an entry
         ink in either view yet nearer the entries' lightness; and of a thin digit
         (``_THIN_INK``) whose colour lies ``COLOUR_SPLIT`` or more from every entry of
         fuller ink, at a lightness nearer the givens' than theirs; and of an entry
@@ -938,14 +941,20 @@ def cell_kinds(
     # of the way) that is as light as the givens (or as dark), where lightness tells
     # the two inks apart, is no surer the player's than a given: moire tints a white
     # given, but leaves it white. (An entry's lightness varies as much, but its colour
-    # is the entries'.) And the mirror: a given more than a quarter of the way to the
-    # entries in either view that is as light as the entries is no surer print than
-    # theirs (a thin entry 1 whose colour the screen washed out to the print's), nor is
-    # one whatever its colour that lies at the entries' lightness (``_ENTRIES_LIGHT``).
+    # is the entries': one of an entry ink's own colour stays theirs.) And the mirror:
+    # a given more than a quarter of the way to the entries in either view that is as
+    # light as the entries is no surer print than theirs (a thin entry 1 whose colour
+    # the screen washed out to the print's), nor is one whatever its colour that lies
+    # at the entries' lightness (``_ENTRIES_LIGHT``).
     entry = np.array([kinds[i] == CellKind.ENTRY for i in printed])
     light = _lightness_way(lightness, ~entry & sure_ink, entry & sure_ink)
     with np.errstate(invalid="ignore"):
-        givens_light = entry & (nearer < _ENTRY_SIDE) & (light > 0.5)
+        givens_light = (
+            entry
+            & (nearer < _ENTRY_SIDE)
+            & (light > 0.5)
+            & ~_in_an_entry_ink(colours, entry & sure_ink)
+        )
         entries_light = ~entry & (
             ((farther > 1.0 - _ENTRY_SIDE) & (light < 0.5)) | (light < _ENTRIES_LIGHT)
         )
@@ -991,6 +1000,29 @@ def cell_kinds(
         if odd or g or doubted or (b and not e)
     ]
     return Kinds(kinds, in_doubt=in_doubt + unmeasured, unmeasured=unmeasured)
+
+
+def _in_an_entry_ink(colours: FloatArray, entry: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which inks (N, 2) a*b* are an entry ink's own colour: within ``_SAME_INK`` of the
+    median of the ``entry`` inks (N,) within ``COLOUR_SPLIT`` of them, at least
+    ``_MIN_BY_LIGHTNESS`` of those (an ink used again and again).
+
+    Such an ink is the entries' whatever its lightness: a pen's strokes are as light or
+    dark as their width and pressure make them (on a rendered page in blue pen, low
+    resolution, the person's digits ranged over L* 18-42 beside black print at 4-14, and
+    the darkest of them, a*b* within 2 of their ink's, had been taken for givens by
+    lightness), while a given that moire tints toward an entry's colour comes only part of
+    the way.
+    """
+    own = np.zeros(len(colours), dtype=bool)
+    theirs = colours[entry]
+    if len(theirs) < _MIN_BY_LIGHTNESS:
+        return own
+    near = np.linalg.norm(colours[:, None] - theirs[None], axis=2) < COLOUR_SPLIT  # (N, E)
+    for k in np.flatnonzero(near.sum(axis=1) >= _MIN_BY_LIGHTNESS):
+        centre = np.median(theirs[near[k]], axis=0)
+        own[k] = float(np.linalg.norm(colours[k] - centre)) < _SAME_INK
+    return own
 
 
 def _tinted_print(

@@ -1057,6 +1057,16 @@ def test_a_fresh_pen_pages_flagged_1_read_as_a_7_is_unclear_not_a_mistake() -> N
     assert mistakes_of(scan) == page.wrong
 
 
+def test_a_blue_pen_digit_as_dark_as_the_print_stays_the_persons() -> None:
+    # A pen page as bench_mixed renders them, seed 701 (curled, blue pen, Yusei Magic
+    # where installed): the person's darkest strokes (L* 18, the pen's a*b* within 2)
+    # were taken for print by their lightness, and the page was refused.
+    faces = hand_faces()
+    if not faces:
+        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    _assert_bench_page_read_fully(701, faces, "blue pen")
+
+
 def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() -> None:
     # Colour put cells 0-3 in one ink and 4-19 in the other. 0-3 read as print and
     # 4-18 as written, so the second ink is the person's; cell 19, in that ink by

@@ -10,6 +10,7 @@ from scanner.api import SCREENED, ScanResult, read_photo
 from scanner.geometry import GridGeometry
 from scanner.kinds import (
     CellKind,
+    _in_an_entry_ink,
     _lightness_way,
     _tight_second_ink,
     _tinted_print,
@@ -881,6 +882,32 @@ def test_lightness_tells_the_givens_only_where_the_inks_are_apart_in_it() -> Non
     assert np.isnan(_lightness_way(light, given, entry)).all()
     # Too few of either.
     assert np.isnan(_lightness_way(dark, given, entry & (np.arange(11) > 8))).all()
+
+
+def test_an_ink_of_the_entries_own_colour_is_theirs_whatever_its_lightness() -> None:
+    # A page in blue pen: black print near a*b* (0, 4), the person's digits near
+    # (10, -25); a stroke as dark as the print in the pen's own colour, a print tinted
+    # a third of the way toward the pen, and a lone red mistake.
+    colours = np.array(
+        [
+            [0, 4],
+            [1, 3],
+            [0, 5],
+            [10, -25],
+            [9, -24],
+            [11, -27],
+            [12, -26],
+            [9, -23],
+            [4, -6],
+            [45, 30],
+        ],
+        dtype=float,
+    )
+    entry = np.array([False] * 3 + [True] * 4 + [False] * 3)
+    own = _in_an_entry_ink(colours, entry)
+    assert list(np.flatnonzero(own)) == [3, 4, 5, 6, 7]
+    # An ink the person used under three times places no colour of its own.
+    assert not _in_an_entry_ink(colours, entry & (np.arange(10) < 5)).any()
 
 
 def test_a_group_of_entries_as_light_as_the_givens_is_tinted_print() -> None:
