@@ -177,6 +177,15 @@ NOT_THE_SOLUTION = 0.02
 # mistake if read so) on a page that is still solved and checked: one or two hard-to-read
 # digits are the person's handwriting; more, and the reader is failing on the page.
 MAX_UNCLEAR = 2
+# A cell read empty whose strokes stand this many times as strong in each pixel's darkest
+# channel as in its luminance holds ink only colour shows (``_entries_in_colour_alone``):
+# print stands alike in both (1.0-1.3 on Wicht's mixed image201 and image36), a red pen
+# in the shade 2.4-5.3 times (image201's bottom row) ...
+_COLOUR_ALONE = 2.0
+# ... and at least this share of the grid's digits there: such a red pen stands 0.27-0.52,
+# while empty cells that reach the ratio on Wicht's mixed photos and rendered pen pages
+# (specks out of noise) stand 0.031 at most.
+_COLOUR_ALONE_STRENGTH = 0.25
 # The digits a written 1 is read as where the reader doubts it: its flag makes a 7, a
 # flag and a foot a 4, a hooked top a 9, a looped one an 8 (of the 185 entries settled
 # to their solution's digit on bench_mixed's pages and Wicht's mixed photos, 32 were
@@ -1143,6 +1152,13 @@ def _scan_grid(
         hand = np.where(_print_of_the_symmetry(probs, hand, pencil), 0.0, hand)
     written = (probs[:, 0] < 0.5) & (hand > 0.5)
     entry_probs = probs.copy()
+    unread_in_colour = np.zeros(81, dtype=bool)  # the person's ink only colour shows
+    if handwritten_page and colours is not None and written.any():
+        unseen, unread_in_colour, unseen_probs = _entries_in_colour_alone(
+            colours, peaks, probs, pencil | marks, looks_printed, engine, rotation
+        )
+        written |= unseen
+        entry_probs[unseen] = unseen_probs[unseen]
     # The grid is read upright, and so is its print: ink that reads as a turned digit
     # (the network's ROTATED class, spread over the digits to rank the orientations) is
     # no given, but junk or a digit past reading.
@@ -1442,8 +1458,12 @@ def _scan_grid(
         reading.doubtful_cells = [int(turned[c]) for c in undecided]
     unclear: list[int] = []
     if reading.status == ReadStatus.OK and reading.solution is not None and handwritten_page:
-        unclear = _unclear_entries(reading, entries, entry_probs)
+        unclear = _unclear_entries(
+            reading, entries, entry_probs, unread=[int(c) for c in np.flatnonzero(unread_in_colour)]
+        )
         entries = [0 if i in unclear else v for i, v in enumerate(entries)]
+        for cell in unclear:  # (ink of theirs unread by the luminance too)
+            kinds[cell] = CellKind.ENTRY
     hint = ""
     if reading.status != ReadStatus.OK:
         # The hint speaks of the cells as cut; doubtful cells are in the turned grid.
@@ -1570,6 +1590,59 @@ def _print_of_the_symmetry(
     with_them = proper_solution(_print_digits(probs, printed | to_print)) is not None
     without = proper_solution(_print_digits(probs, printed & ~unpaired)) is not None
     return to_print if with_them and not without else none
+
+
+def _entries_in_colour_alone(
+    colours: npt.NDArray[np.uint8],
+    peaks: FloatArray,
+    probs: Probs,
+    marks: npt.NDArray[np.bool_],
+    looks_printed: npt.NDArray[np.bool_] | None,
+    engine: DigitEngine,
+    rotation: int,
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], Probs]:
+    """The person's digits that only their colour shows: which turned cells (81,) read
+    empty hold one read surely, which hold one not read surely, and the probabilities
+    (81, 10) of the cells read from the darkest of each pixel's channels.
+
+    The reader sees a photo's luminance, where a red pen on paper in the shade can
+    stand no darker than the paper: Wicht's mixed image201, its bottom row of red
+    digits on paper at gray 65, read empty at 1.0, and the tool would have written the
+    solution over six of the person's digits. Their darkest channel (green and blue,
+    which red ink takes up) shows them as strongly as the print. Such a digit is one
+    whose strokes there stand ``_COLOUR_ALONE`` times as strong as in the luminance, read
+    from those cells (``colours``, (81, 64, 64, 3) as cut) as a digit surely
+    (``CONFIDENT``) and surely written (``HAND_SURE``), where the luminance read it
+    empty. One that reads there likelier a digit than not, and leaning written, but not
+    so surely, is the person's digit unread: *unclear*, never drawn over (image201's
+    9 of r9c7 read there as a 5 at 0.68). The strokes must stand there at least
+    ``_COLOUR_ALONE_STRENGTH`` of the grid's digits (the 90th percentile of the cells'
+    strongest): an empty cell's specks stand out of noise in any ratio. ``peaks`` (81,)
+    are the luminance
+    cells' strongest strokes, as cut;
+    ``probs`` and ``marks`` (pencil marks) are turned, ``looks_printed`` as cut. Read
+    from the darkest channel alone, every cell of the page reads worse (held-out mixed
+    photos fully right 57 -> 54): it is only this second look.
+    """
+    none = np.zeros(81, dtype=bool), np.zeros(81, dtype=bool), probs
+    darkest = np.ascontiguousarray(colours.min(axis=3))
+    maps, gains, dark_peaks = ink_maps_gains_peaks(darkest, remnants=True)
+    perm = _cut_order(rotation)
+    stronger = dark_peaks[perm] >= _COLOUR_ALONE * np.maximum(peaks[perm], 1e-6)
+    strong = dark_peaks[perm] >= _COLOUR_ALONE_STRENGTH * float(np.percentile(dark_peaks, 90.0))
+    maybe = (probs[:, 0] >= 0.5) & stronger & strong & ~marks
+    if not maybe.any():
+        return none
+    if looks_printed is not None:
+        rescaled = against_reference(maps, dark_peaks, looks_printed)
+        if rescaled is not None:
+            maps, gains = rescaled
+    _, hand, _, with_hands = _classify(engine, darkest, maps, gains, -rotation % 4)
+    if with_hands is None:
+        return none
+    sure = (with_hands[:, 1:].max(axis=1) >= CONFIDENT) & (hand >= HAND_SURE)
+    unread = maybe & ~sure & (with_hands[:, 0] < 0.5) & (hand > 0.5)
+    return maybe & sure, unread, with_hands
 
 
 def _ink_kinds(
@@ -2213,7 +2286,11 @@ def _doubt_clashing_givens(
 
 
 def _unclear_entries(
-    reading: Reading, entries: list[int], probs: npt.NDArray[np.float64]
+    reading: Reading,
+    entries: list[int],
+    probs: npt.NDArray[np.float64],
+    *,
+    unread: Sequence[int] = (),
 ) -> list[int]:
     """The handwritten entries that would be mistakes but are not surely wrong.
 
@@ -2236,6 +2313,8 @@ def _unclear_entries(
     page whose shapes hold handwriting: entries told by colour alone, an app's or a
     neat pen's, are read as print: on the rendered pen pages of ``bench_mixed`` the rule
     there turned 4 rightly read wrong entries of 3 pages unclear and caught no misread.)
+    Cells ``unread`` hold the person's ink that could not be read at all
+    (``_entries_in_colour_alone``): unclear too, and counted with them.
     """
     assert reading.solution is not None
     solution = reading.solution
@@ -2251,6 +2330,7 @@ def _unclear_entries(
         )
         and probs[c, solution[c]] >= NOT_THE_SOLUTION
     ]
+    unsure = sorted({*unsure, *(c for c in unread if not reading.givens[c])})
     if len(unsure) > MAX_UNCLEAR:
         problem = f"the handwritten {cells_text(unsure)} could not be read with confidence"
         _refuse(reading, Problem.UNCLEAR_ENTRIES, problem, unsure)

@@ -601,6 +601,30 @@ def test_blurred_print_in_the_prints_colour_is_read_as_print_beside_a_blue_pen(
     assert refused.status == ReadStatus.UNREADABLE
 
 
+def test_a_red_pen_in_the_shade_that_only_its_colour_shows_is_never_drawn_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Wicht's image201 (trained half): filled in in red pen, the bottom row in the
+    # shade, where the red ink stands no darker than the paper in the photo's luminance.
+    # Its six digits read empty at 1.0, and the tool would have written the solution
+    # over them. In each pixel's darkest channel they show: two read surely, four not,
+    # and those four unread digits of the person's refuse the page, named.
+    photo, scan = _mixed_photo_read("image201.jpg")
+    assert scan.status == ReadStatus.UNREADABLE
+    assert scan.problems == [Problem.UNCLEAR_ENTRIES]
+    assert sorted(scan.doubtful_cells) == [74, 77, 78, 79]
+    assert all(photo.handwritten[c] for c in scan.doubtful_cells)
+
+    # Fault injection: without the second look the page is read with the row empty.
+    def unseen(*args: Any) -> tuple[Any, ...]:
+        return np.zeros(81, dtype=bool), np.zeros(81, dtype=bool), args[2]
+
+    monkeypatch.setattr(api, "_entries_in_colour_alone", unseen)
+    blind = read_photo(devdata.load_mixed_image(photo.name))
+    assert blind.status == ReadStatus.OK
+    assert [blind.entries[c] for c in (73, 74, 75, 77, 78, 79)] == [0] * 6
+
+
 def test_hand_glyph_is_a_fresh_ink_mask_each_time() -> None:
     font = find_font()
     if font is None:
