@@ -1618,11 +1618,10 @@ def _entries_in_colour_alone(
     9 of r9c7 read there as a 5 at 0.68). The strokes must stand there at least
     ``_COLOUR_ALONE_STRENGTH`` of the grid's digits (the 90th percentile of the cells'
     strongest): an empty cell's specks stand out of noise in any ratio. ``peaks`` (81,)
-    are the luminance
-    cells' strongest strokes, as cut;
-    ``probs`` and ``marks`` (pencil marks) are turned, ``looks_printed`` as cut. Read
-    from the darkest channel alone, every cell of the page reads worse (held-out mixed
-    photos fully right 57 -> 54): it is only this second look.
+    are the luminance cells' strongest strokes, as cut; ``probs`` and ``marks`` (pencil
+    marks) are turned, ``looks_printed`` as cut. Read from the darkest channel alone,
+    every cell of the page reads worse (held-out mixed photos fully right 57 -> 54): it
+    is only this second look.
     """
     none = np.zeros(81, dtype=bool), np.zeros(81, dtype=bool), probs
     darkest = np.ascontiguousarray(colours.min(axis=3))
@@ -2305,9 +2304,8 @@ def _unclear_entries(
     1's flag, foot or serif, the shapes a written 1 is read as where the reader doubts
     it; ``_ONE_LOOKALIKES``) is no surer a mistake: on fresh pen pages a held-out hand's
     flagged 1 read as a 7 at 0.76-0.77 and a 9 at 0.86, and the person was blamed.
-    Otherwise it is
-    *unclear*: named as such, neither right nor wrong, while the printed puzzle (read
-    with confidence) is solved and the other entries are checked. More than
+    Otherwise it is *unclear*: named as such, neither right nor wrong, while the printed
+    puzzle (read with confidence) is solved and the other entries are checked. More than
     ``MAX_UNCLEAR`` of them and the page is unreadable: the handwriting as a whole is
     not being read, and the checks of the rest would not be worth trusting. (Only on a
     page whose shapes hold handwriting: entries told by colour alone, an app's or a

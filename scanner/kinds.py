@@ -23,9 +23,9 @@ in either view. An entry short of the entries' end of that way in either view is
 in doubt too if it is as light as the givens (or as dark), where lightness (Lab L*) sets
 the two inks apart: moire tints a screen's white print, but leaves it white (not one of
 an entry ink's own colour, though: a pen's strokes are as light as their width makes
-them, ``_in_an_entry_ink``); and so is
-a given more than a quarter of the way to an entry ink, in either view, as light as the
-entries (or as dark): an entry whose colour moire washed out to the print's. The colour
+them, ``_in_an_entry_ink``); and so is a given more than a quarter of the way to an
+entry ink, in either view, as light as the entries (or as dark): an entry whose colour
+moire washed out to the print's. The colour
 is the digit's own: ink running off the cell's middle (a grid line, a phone's bezel in a
 cell a lattice a little off cuts) is left out. A digit whose strokes stand out of their
 paper too little to show a colour (``_ink_masks``) is told by nothing: on a page of two
@@ -751,8 +751,8 @@ class Kinds:
         and GIVEN cells of an ink short of an entry ink's end of that way in either view
         (under ``_ENTRY_SIDE``) yet nearer the givens' lightness than the entries'
         (``_lightness_way``), its colour not an entry ink's own (``_in_an_entry_ink``),
-        and of a given more than a quarter of the way to an entry
-        ink in either view yet nearer the entries' lightness; and of a thin digit
+        and of a given more than a quarter of the way to an entry ink in either view yet
+        nearer the entries' lightness; and of a thin digit
         (``_THIN_INK``) whose colour lies ``COLOUR_SPLIT`` or more from every entry of
         fuller ink, at a lightness nearer the givens' than theirs; and of an entry
         ink, or a group of one colour, that lies at the givens' lightness
