@@ -713,6 +713,24 @@ def _scan_grid_or_unblurred(
             again = _scan_grid(loaded, ink, bent, engine, label, start, descreened=seen.descreened)
             if again.status != ReadStatus.UNREADABLE:
                 return again
+    if first.status == ReadStatus.OK and first.corrections and mirror:
+        # A reading revision had to correct may be a mirrored page read turned: a
+        # webcam's picture turned a half turn is the page upside down, whose 3s, 8s, 1s
+        # and 0s read as themselves and the rest in doubt, and revision can make a
+        # puzzle of that (stress webcam-mirrored 6626: 22 of 30 digits under 0.9, two
+        # 8s corrected to 4s, another puzzle than the page's). Its mirror image, read
+        # as read (no correction) and trusted, is the page.
+        mirrored = _scan_grid(
+            loaded.mirror(),
+            np.ascontiguousarray(ink[:, ::-1]),
+            mirrored_geometry(geometry),
+            engine,
+            label,
+            start,
+            descreened=descreened,
+        )
+        if mirrored.status == ReadStatus.OK and not mirrored.corrections:
+            return mirrored
     if first.status != ReadStatus.UNREADABLE or Problem.COVERED in first.problems:
         # (What a finger hides no sharper copy shows: its test reads the photo as taken.)
         return first

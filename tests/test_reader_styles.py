@@ -231,6 +231,17 @@ def test_candidates_moire_stretched_or_tinted_are_no_entry(seed: int, font: str)
     assert scan.entries == page.entries
 
 
+def test_a_mirrored_page_read_turned_and_corrected_is_read_mirrored() -> None:
+    # Stress webcam-mirrored 6626 (fresh): the mirrored page read a half turn round is
+    # the page upside down; its 3s, 8s and 1s read as themselves, 22 of its 30 digits
+    # under 0.9, and revision corrected two 8s to 4s into another puzzle, read with
+    # confidence. Its mirror image reads as it is: the page.
+    page = _stress_page("webcam-mirrored", 6626, "Hack")
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK and scan.givens == page.givens
+    assert scan.loaded.mirrored and not scan.corrections
+
+
 def test_an_app_s_entry_in_its_givens_font_keeps_the_digit_of_its_glyph() -> None:
     # Stress app-light 5154 (Inconsolata): the player's wrong 1 in r6c9 is the app's 1,
     # the givens' glyph in purple, read 0.74 with the solution's 9 at 0.08 (the
