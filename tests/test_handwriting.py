@@ -1068,7 +1068,7 @@ def test_a_doubtful_entry_is_taken_as_the_solutions_digit_only_when_that_is_read
 
 def test_a_fresh_pen_pages_flagged_1_read_as_a_7_is_unclear_not_a_mistake() -> None:
     # A pen page as bench_mixed renders them, seed 673 (kiloji, where installed): the
-    # person's 1 in r5c5, flagged, is read as a 7 at 0.8; called a mistake before, the
+    # person's 1 in r5c5, flagged, is read as a 7 at 0.82; called a mistake before, the
     # page's own two wrong entries beside it.
     faces = hand_faces()
     if not faces:
