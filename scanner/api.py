@@ -721,13 +721,7 @@ def _scan_grid_or_unblurred(
         # 8s corrected to 4s, another puzzle than the page's). Its mirror image, read
         # as read (no correction) and trusted, is the page.
         mirrored = _scan_grid(
-            loaded.mirror(),
-            np.ascontiguousarray(ink[:, ::-1]),
-            mirrored_geometry(geometry),
-            engine,
-            label,
-            start,
-            descreened=descreened,
+            *_mirror_view(loaded, ink, geometry), engine, label, start, descreened=descreened
         )
         if mirrored.status == ReadStatus.OK and not mirrored.corrections:
             return mirrored
@@ -746,11 +740,7 @@ def _scan_grid_or_unblurred(
         if _keeps_first(first, by_colour, keeps=CONFIDENT, corrected=True):
             return by_colour
     if mirror and not _PHOTO_PROBLEMS.intersection(first.problems):
-        flipped = (
-            loaded.mirror(),
-            np.ascontiguousarray(ink[:, ::-1]),
-            mirrored_geometry(geometry),
-        )
+        flipped = _mirror_view(loaded, ink, geometry)
         mirrored = _scan_grid(*flipped, engine, label, start, descreened=descreened)
         # Taken only as read (no correction) and trusted: a page that is not mirrored
         # reads as mirrored digits, clashing and in doubt.
@@ -785,6 +775,14 @@ def _scan_grid_or_unblurred(
             loaded, smooth, geometry, engine, label, start, descreened=descreened, taken=ink
         ),
     )  # fmt: skip
+
+
+def _mirror_view(
+    loaded: LoadedImage, ink: npt.NDArray[np.uint8], geometry: GridGeometry
+) -> tuple[LoadedImage, npt.NDArray[np.uint8], GridGeometry]:
+    """The photo, its ink and the grid's lattice mirrored left to right, as
+    :func:`_scan_grid` takes them."""
+    return loaded.mirror(), np.ascontiguousarray(ink[:, ::-1]), mirrored_geometry(geometry)
 
 
 def _through_noise(

@@ -160,14 +160,20 @@ def test_a_print_read_as_the_persons_beside_a_coloured_pen_is_no_faulty_puzzle()
     # (r8c3) that leans written by its shape read as the person's, in the print's black.
     # The printed puzzle without it has several solutions; reported so ("multiple"),
     # that would be a confident reading of another puzzle than the page's.
-    faces = hand_faces()
-    if not faces:
-        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    faces = _held_out_hands()
     page = pen_page(85, faces)
     scan = read_photo(page.image)
     assert scan.status != ReadStatus.MULTIPLE, scan.problem
     if scan.status == ReadStatus.OK:
         assert scan.givens == page.puzzle
+
+
+def _held_out_hands() -> list[list[Path]]:
+    """bench_mixed's held-out handwriting faces, by family (skipped without them)."""
+    faces = hand_faces()
+    if not faces:
+        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    return faces
 
 
 def _assert_bench_page_read_fully(seed: int, faces: list[list[Path]], ink: str) -> None:
@@ -185,9 +191,7 @@ def test_a_digit_in_the_pens_colour_unlike_the_prints_glyph_is_the_persons() -> 
     # bench_mixed's red pen page 38 (setofont, where installed): a red 1 with a foot that
     # the network is sure is print (share 0.05) was read as a given, its shape
     # overriding its colour; it correlates 0.78 with the printed 1, no copy of it.
-    faces = hand_faces()
-    if not faces:
-        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    faces = _held_out_hands()
     _assert_bench_page_read_fully(38, faces, "red pen")
 
 
@@ -196,9 +200,7 @@ def test_a_neat_black_pen_off_the_prints_symmetry_is_the_persons(seed: int) -> N
     # bench_mixed's black pen pages 4 and 36 (setofont, where installed): written 1s, 2s
     # and 3s as neat as print, in its ink, were read as givens (likeness 0.89-0.94).
     # The print pairs up under a half turn but for them: they are the person's.
-    faces = hand_faces()
-    if not faces:
-        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    faces = _held_out_hands()
     _assert_bench_page_read_fully(seed, faces, "black pen")
 
 
@@ -1070,9 +1072,7 @@ def test_a_fresh_pen_pages_flagged_1_read_as_a_7_is_unclear_not_a_mistake() -> N
     # A pen page as bench_mixed renders them, seed 673 (kiloji, where installed): the
     # person's 1 in r5c5, flagged, is read as a 7 at 0.82; called a mistake before, the
     # page's own two wrong entries beside it.
-    faces = hand_faces()
-    if not faces:
-        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    faces = _held_out_hands()
     page = pen_page(673, faces)
     scan = read_photo(page.image)
     assert scan.status == ReadStatus.OK, scan.problem
@@ -1085,9 +1085,7 @@ def test_a_blue_pen_digit_as_dark_as_the_print_stays_the_persons() -> None:
     # A pen page as bench_mixed renders them, seed 701 (curled, blue pen, Yusei Magic
     # where installed): the person's darkest strokes (L* 18, the pen's a*b* within 2)
     # were taken for print by their lightness, and the page was refused.
-    faces = hand_faces()
-    if not faces:
-        pytest.skip("no held-out handwriting font (make stress-fonts)")
+    faces = _held_out_hands()
     _assert_bench_page_read_fully(701, faces, "blue pen")
 
 
