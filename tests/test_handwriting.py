@@ -1089,6 +1089,16 @@ def test_a_blue_pen_digit_as_dark_as_the_print_stays_the_persons() -> None:
     _assert_bench_page_read_fully(701, faces, "blue pen")
 
 
+def test_a_neat_pencil_hand_beside_a_print_of_one_font_is_the_persons() -> None:
+    # A pen page as bench_mixed renders them, seed 607 (thin grey lines, pencil, Yusei
+    # Magic where installed): the pencil stands at 0.3-0.44 of the print's strength,
+    # none between, but its neat shapes lean print (46% written) and the print's lean
+    # written (30%): every digit was read as a given, and the page refused for clashes.
+    # The print is one font (each of its digits has a twin), the pencil is not.
+    faces = _held_out_hands()
+    _assert_bench_page_read_fully(607, faces, "pencil")
+
+
 def test_two_inks_that_split_unlike_the_shapes_leave_sure_shapes_their_kind() -> None:
     # Colour put cells 0-3 in one ink and 4-19 in the other. 0-3 read as print and
     # 4-18 as written, so the second ink is the person's; cell 19, in that ink by
