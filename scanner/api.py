@@ -1242,6 +1242,7 @@ def _scan_grid(
         twins=copies,
         kind_in_doubt=[bool(v) for v in (not_print > 0) | pencil | glare | lone_marks],
         entered=[int(v) for v in np.where(written, inked, 0)],
+        theirs=[bool(v) for v in written] if handwritten_page else (),
     )
     # Digits taken for the person's by shape or strength alone, in the print's colour.
     written_as_print_is = written & ~in_other_colour

@@ -299,6 +299,7 @@ def revise(
     twins: Sequence[Sequence[int]] = (),
     kind_in_doubt: Sequence[bool] = (),
     entered: Sequence[int] = (),
+    theirs: Sequence[bool] = (),
 ) -> Reading:
     """Read the givens from per-cell probabilities, correcting doubtful cells if needed.
 
@@ -394,6 +395,9 @@ def revise(
     entered : sequence of int, length 81 or empty, keyword-only
         The digit surely read (``INKED``) in each cell whose ink was taken for the
         person's, 0 elsewhere: rule 7 weighs each as printed.
+    theirs : sequence of bool, length 81 or empty, keyword-only
+        Cells whose ink leans the person's by shape or ink on a page written on:
+        rule 6 leaves them to the kind rules, whatever the odds.
 
     Returns
     -------
@@ -449,7 +453,11 @@ def revise(
         reading.solution = sols[0]
         reading.doubtful_cells = doubtful
         reading = _no_digit_left_out(
-            _unless_rivalled(reading, cands, search, inked, group_of), p, inked, kind_in_doubt
+            _unless_rivalled(reading, cands, search, inked, group_of),
+            p,
+            inked,
+            kind_in_doubt,
+            theirs,
         )
         return _unless_entry_printed(reading, read, cands, search, entered, 0.0)
     reading.add_problem(*problem)
@@ -534,7 +542,7 @@ def revise(
     # Rule 2 again on the fixed reading: its other doubtful cells must be settled too.
     rest = [k for k in cands if not set(k[1]) & set(corrected)]
     reading = _no_digit_left_out(
-        _unless_rivalled(reading, rest, search, inked, group_of), p, inked, kind_in_doubt
+        _unless_rivalled(reading, rest, search, inked, group_of), p, inked, kind_in_doubt, theirs
     )
     return _unless_entry_printed(reading, read, cands, search, entered, found[0])
 
@@ -685,6 +693,7 @@ def _no_digit_left_out(
     p: npt.NDArray[np.float64],
     inked: Sequence[int] = (),
     kind_in_doubt: Sequence[bool] = (),
+    theirs: Sequence[bool] = (),
 ) -> Reading:
     """Rule 6 of :func:`revise` on a reading (OK or not; only OK ones change).
 
@@ -707,7 +716,9 @@ def _no_digit_left_out(
     revision wrote in only those the puzzle needed). Such a cell is only filled, never
     a reason to refuse: a fix written in at long odds sets a bar that junk in a cell
     whose kind is doubted passes too (a book page's r8c8 beside a faint 7 written in
-    at 0.18 against 0.69).
+    at 0.18 against 0.69). Nor is one of ``theirs``, ink leaning the person's on a page
+    written on, filled at all: where the print's own kind rule doubted a printed digit,
+    the bar it set let the person's 6 beside it in as print (rendered pen page 812).
     """
     if reading.status != ReadStatus.OK or reading.solution is None:
         return reading
@@ -725,7 +736,7 @@ def _no_digit_left_out(
     fills: list[Correction] = []
     guessed: list[tuple[int, int]] = []  # (cell, its likeliest digit)
     for c in range(81):
-        if reading.givens[c] or (inked and inked[c]):
+        if reading.givens[c] or (inked and inked[c]) or (theirs and theirs[c]):
             continue
         digit = int(np.argmax(p[c, 1:])) + 1
         # Log-odds of "empty" against the digit (inf where either has no probability).
