@@ -207,6 +207,10 @@ _AS_LIKELY_PRINT = (
     "faint ink read as the digit the puzzle needs there, as likely as not: a print "
     "faded by glare, or a smudge"
 )
+_LIGHT_MARK = (
+    "light ink read as the digit the puzzle needs there: the app's candidate, or a "
+    "given faded by glare"
+)
 # The print's half-turn symmetry (``_off_the_print_symmetry``): at most this many digits
 # read as print may break it (a quarter of a puzzle's 24-32 givens; a puzzle not so
 # placed leaves 7 or more unpaired, and its print without them has several solutions
@@ -1378,6 +1382,7 @@ def _scan_grid(
             named=not handwritten_page,
             candidate_like=short[perm] & bool(in_other_colour.any()),
             theirs=hand > 0.5 if handwritten_page else None,
+            light_marks=faint[perm] & bool(in_other_colour.any() and not handwritten_page),
         )
         _doubt_off_symmetry(reading, written | pencil)
         print_alone = not handwritten_page and not in_other_colour.any()
@@ -2208,6 +2213,7 @@ def _keep_inked_givens(
     named: bool,
     candidate_like: npt.NDArray[np.bool_] | None = None,
     theirs: npt.NDArray[np.bool_] | None = None,
+    light_marks: npt.NDArray[np.bool_] | None = None,
 ) -> list[int]:
     """Give back a printed digit read as "empty" when the network reads the solution's.
 
@@ -2246,6 +2252,15 @@ def _keep_inked_givens(
     their solution's digit within 3 : 1 of "empty" were told from the next digit by 3
     to 10 : 1.
 
+    Nor is ink in ``light_marks`` given back (on an app's page, ink under half as strong
+    as its digits): an app draws its candidates light, and where no pencil rule caught
+    one, the puzzle's digit there is as likely its candidate as a given faded by glare.
+    The page is refused, naming it (stress screen-photo 6636, a fresh page: the app's
+    small candidate 6 in a highlighted row, "empty" 0.44 after the kind rules and the 6
+    at 0.60 before, was given back, and the page read with confidence as another
+    puzzle; on 1,980 other app and screen pages, seeds 6300-6629, no ink was given
+    back at all).
+
     Such ink in ``theirs`` (on a page written on, cells whose shape leans the
     person's: all they lack to be read as written is ink enough to lead "empty") is
     their digit, not a print: returned, to be read as their (right) entry, and not
@@ -2257,6 +2272,7 @@ def _keep_inked_givens(
     candidate = np.zeros(81, dtype=bool) if candidate_like is None else candidate_like
     unnamed: list[int] = []
     as_likely: list[int] = []
+    light: list[int] = []  # light ink on an app's page: a candidate or a faded given
     faint_entries: list[int] = []
     for c, v in enumerate(reading.givens):
         digit = reading.solution[c]
@@ -2282,6 +2298,8 @@ def _keep_inked_givens(
             keep = probs[c, digit] * _KEEP_ODDS >= probs[c, 0]
         if keep and theirs is not None and theirs[c]:
             faint_entries.append(c)
+        elif keep and light_marks is not None and light_marks[c]:
+            light.append(c)
         elif keep:
             reading.givens[c] = digit
             reading.confidence[c] = float(probs[c, digit])
@@ -2292,7 +2310,9 @@ def _keep_inked_givens(
         )
         _refuse(reading, Problem.UNNAMED_DIGIT, problem, unnamed)
     if reading.status == ReadStatus.OK:
-        _refuse_holding(reading, Problem.FAINT_INK, (as_likely, _AS_LIKELY_PRINT))
+        _refuse_holding(
+            reading, Problem.FAINT_INK, (as_likely, _AS_LIKELY_PRINT), (light, _LIGHT_MARK)
+        )
     return faint_entries
 
 

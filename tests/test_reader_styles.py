@@ -242,6 +242,18 @@ def test_a_mirrored_page_read_turned_and_corrected_is_read_mirrored() -> None:
     assert scan.loaded.mirrored and not scan.corrections
 
 
+def test_light_ink_an_app_page_needs_is_refused_not_given_back_as_print() -> None:
+    # Stress screen-photo 6636 (fresh, Inconsolata): the app's small candidate 6 in r2c1,
+    # in its highlighted row, read as a 6 at 0.60 before the kind rules ("empty" 0.44
+    # after them: faint ink), was given back as a print the puzzle needs, its solution's
+    # digit: the page was read with confidence as another puzzle, one given more. On an
+    # app's page light ink is its candidates as often as a given faded by glare.
+    page = _stress_page("screen-photo", 6636, "Inconsolata")
+    scan = _read_right_or_refused(page)
+    assert scan.status == ReadStatus.UNREADABLE and scan.doubtful_cells[0] == 9
+    assert "the app's candidate" in scan.problem
+
+
 def test_an_app_s_entry_in_its_givens_font_keeps_the_digit_of_its_glyph() -> None:
     # Stress app-light 5154 (Inconsolata): the player's wrong 1 in r6c9 is the app's 1,
     # the givens' glyph in purple, read 0.74 with the solution's 9 at 0.08 (the
