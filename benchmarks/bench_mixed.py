@@ -3,6 +3,7 @@
 Usage::
 
     python benchmarks/bench_mixed.py [--pages 40] [--candidate-pages 40] [--all-photos]
+        [--first-page 0] [--first-candidate-page 1000] [--no-photos] [--jobs 1]
         [--json FILE] [--verbose]
 
 Photos (``../shared/data/photos/wicht-mixed-train``: Wicht's photos with a handwritten
@@ -29,7 +30,9 @@ their own hand and ink, two to three small digits (a fifth to a quarter of a cel
 the places of a 3 x 3 layout, in a fifth to three fifths of the cells left empty,
 written on the paper before the camera (``render_stress_page(candidates=...)``: the
 camera bends and shrinks them with their cell): they must be read as pencil marks,
-never as digits.
+never as digits. Pages beyond the benchmark's own (``--first-page``,
+``--first-candidate-page``; the README's "fresh pen pages") were never looked at while
+the reader was tuned; ``--no-photos --jobs 2`` reads them alone, two at a time.
 
 "Misread digits" counts readings with status "read" where some digit, printed or
 written, was read as another digit, or a written one was missed (what the person would
@@ -44,7 +47,9 @@ solution digit drawn over it; the grid drawn and the mistakes named are the same
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import multiprocessing
 import sys
 import time
 import zlib
@@ -256,8 +261,10 @@ class PenPage:
     ink: str
 
 
+@functools.cache
 def hand_faces() -> list[list[Path]]:
-    """The held-out handwriting faces, by family (those that write Latin digits)."""
+    """The held-out handwriting faces, by family (those that write Latin digits; read once
+    per process)."""
     families: dict[str, list[Path]] = {}
     for path in hand_fonts(held_out=True):
         if font_glyphs(path) is not None:  # a face without Latin digits writes nothing
@@ -318,21 +325,34 @@ def pen_page(s: int, family_faces: list[list[Path]], *, candidates: bool = False
     return PenPage(puzzle, entries, wrong, image, name, CANDIDATES if candidates else ink)
 
 
-def page_outcomes(pages: int, candidate_pages: int = 0) -> list[Outcome]:
-    """Rendered pages with entries in the held-out hand, in each ink, two of them wrong;
-    then pages (from seed ``CANDIDATE_SEED``) with the person's candidates too."""
-    family_faces = hand_faces()
-    if not family_faces:
+def page_outcomes(
+    pages: int,
+    candidate_pages: int = 0,
+    *,
+    first: int = 0,
+    first_candidate: int = CANDIDATE_SEED,
+    jobs: int = 1,
+) -> list[Outcome]:
+    """Rendered pages with entries in the held-out hand, in each ink, two of them wrong
+    (seeds from ``first``); then pages (seeds from ``first_candidate``) with the person's
+    candidates too; read in ``jobs`` processes."""
+    if not hand_faces():
         print("note: no held-out handwriting font (make stress-fonts installs them): no pages")
         return []
-    outcomes = []
-    seeds = [(s, False) for s in range(pages)]
-    seeds += [(CANDIDATE_SEED + s, True) for s in range(candidate_pages)]
-    for s, candidates in seeds:
-        page = pen_page(s, family_faces, candidates=candidates)
-        scan = read(page.image, page.name.replace(" seed", ""))
-        outcomes.append(judge(scan, page.name, page.ink, page.puzzle, page.entries, page.wrong))
-    return outcomes
+    seeds = [(first + s, False) for s in range(pages)]
+    seeds += [(first_candidate + s, True) for s in range(candidate_pages)]
+    if jobs <= 1:
+        return [_page_outcome(task) for task in seeds]
+    with multiprocessing.Pool(jobs) as pool:
+        return pool.map(_page_outcome, seeds, chunksize=1)
+
+
+def _page_outcome(task: tuple[int, bool]) -> Outcome:
+    """Render page ``task`` = (seed, with candidates) and judge its reading."""
+    s, candidates = task
+    page = pen_page(s, hand_faces(), candidates=candidates)
+    scan = read(page.image, page.name.replace(" seed", ""))
+    return judge(scan, page.name, page.ink, page.puzzle, page.entries, page.wrong)
 
 
 def table(outcomes: list[Outcome]) -> str:
@@ -361,16 +381,31 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--candidate-pages", type=int, default=40, help="rendered pages with candidates too"
     )
+    parser.add_argument("--first-page", type=int, default=0, help="seed of the first page")
+    parser.add_argument(
+        "--first-candidate-page",
+        type=int,
+        default=CANDIDATE_SEED,
+        help="seed of the first page with candidates",
+    )
+    parser.add_argument("--no-photos", action="store_true", help="the rendered pages alone")
+    parser.add_argument("--jobs", type=int, default=1, help="processes reading the pages")
     parser.add_argument("--all-photos", action="store_true", help="the trained half too")
     parser.add_argument("--json", type=Path, help="write every outcome here")
     parser.add_argument("--verbose", action="store_true", help="list what went wrong")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     start = time.time()
-    outcomes = photo_outcomes(all_photos=args.all_photos)
-    if not outcomes:
+    outcomes = [] if args.no_photos else photo_outcomes(all_photos=args.all_photos)
+    if not outcomes and not args.no_photos:
         print(f"note: no mixed photos at {devdata.MIXED_DIR}: photos skipped")
-    outcomes += page_outcomes(args.pages, args.candidate_pages)
+    outcomes += page_outcomes(
+        args.pages,
+        args.candidate_pages,
+        first=args.first_page,
+        first_candidate=args.first_candidate_page,
+        jobs=args.jobs,
+    )
     print(f"{len(outcomes)} reads in {time.time() - start:.0f} s\n")
     print(table(outcomes))
     if args.verbose:
