@@ -2358,10 +2358,12 @@ def _unclear_entries(
     wrong whichever digit it is. So is one read as a 1, however surely: a lone stroke
     is what blur leaves of a 7 or a 9 whose hook or loop it lost (Wicht's mixed
     image209, a small 9 read as a 1 at 0.92, the 9 at 0.04; image70's 7). And the mirror:
-    where the solution's digit is a 1, one read under ``CONFIDENT`` as a 4, 7, 8 or 9 (a
-    1's flag, foot or serif, the shapes a written 1 is read as where the reader doubts
-    it; ``_ONE_LOOKALIKES``) is no surer a mistake: on fresh pen pages a held-out hand's
-    flagged 1 read as a 7 at 0.76-0.77 and a 9 at 0.86, and the person was blamed.
+    where the solution's digit is a 1, one read as a 4, 7, 8 or 9 (a 1's flag, foot or
+    serif, the shapes a written 1 is read as; ``_ONE_LOOKALIKES``), however surely, is
+    no surer a mistake: on fresh pen pages a held-out hand's flagged 1 read as a 7 at
+    0.76-0.77 and a 9 at 0.86, and (since 2026-12-03, 19:45, when the rule took only
+    those under ``CONFIDENT``) as a 7 at 0.92-0.93, the 1 at 0.025-0.034, and the
+    person was blamed.
     Otherwise it is *unclear*: named as such, neither right nor wrong, while the printed
     puzzle (read with confidence) is solved and the other entries are checked. More than
     ``MAX_UNCLEAR`` of them and the page is unreadable: the handwriting as a whole is
@@ -2379,11 +2381,7 @@ def _unclear_entries(
         for c, v in enumerate(entries)
         if v
         and v != solution[c]
-        and (
-            probs[c, v] < INKED
-            or v == 1
-            or (solution[c] == 1 and v in _ONE_LOOKALIKES and probs[c, v] < CONFIDENT)
-        )
+        and (probs[c, v] < INKED or v == 1 or (solution[c] == 1 and v in _ONE_LOOKALIKES))
         and probs[c, solution[c]] >= NOT_THE_SOLUTION
     ]
     unsure = sorted({*unsure, *(c for c in unread if not reading.givens[c])})
