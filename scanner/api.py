@@ -2361,9 +2361,9 @@ def _unclear_entries(
     where the solution's digit is a 1, one read as a 4, 7, 8 or 9 (a 1's flag, foot or
     serif, the shapes a written 1 is read as; ``_ONE_LOOKALIKES``), however surely, is
     no surer a mistake: on fresh pen pages a held-out hand's flagged 1 read as a 7 at
-    0.76-0.77 and a 9 at 0.86, and (since 2026-12-03, 19:45, when the rule took only
-    those under ``CONFIDENT``) as a 7 at 0.92-0.93, the 1 at 0.025-0.034, and the
-    person was blamed.
+    0.76-0.77 and a 9 at 0.86 was called the person's mistake, and, while the rule
+    covered only those read under ``CONFIDENT`` (until 2026-12-03, 19:45 UTC), one read
+    as a 7 at 0.92-0.93, the 1 at 0.025-0.034.
     Otherwise it is *unclear*: named as such, neither right nor wrong, while the printed
     puzzle (read with confidence) is solved and the other entries are checked. More than
     ``MAX_UNCLEAR`` of them and the page is unreadable: the handwriting as a whole is
