@@ -187,6 +187,17 @@ def _assert_bench_page_read_fully(seed: int, faces: list[list[Path]], ink: str) 
     assert mistakes_of(scan) == page.wrong
 
 
+def _assert_bench_page_1_unclear(seed: int, faces: list[list[Path]], cell: int) -> None:
+    """bench_mixed's pen page ``seed`` in ``faces`` reads its print, its right 1 in
+    ``cell`` alone is unclear, and its mistakes are the page's wrong entries."""
+    page = pen_page(seed, faces)
+    scan = read_photo(page.image)
+    assert scan.status == ReadStatus.OK, scan.problem
+    assert scan.givens == page.puzzle
+    assert scan.unclear == [cell] and page.entries[cell] == 1
+    assert mistakes_of(scan) == page.wrong
+
+
 def test_a_digit_in_the_pens_colour_unlike_the_prints_glyph_is_the_persons() -> None:
     # bench_mixed's red pen page 38 (setofont, where installed): a red 1 with a foot that
     # the network is sure is print (share 0.05) was read as a given, its shape
@@ -1075,13 +1086,7 @@ def test_a_flagged_1_read_surely_as_a_7_is_unclear_not_the_persons_mistake() -> 
     # A pen page as bench_mixed renders them, seed 778 (perspective, red pen, Delphine
     # where installed): the person's right 1 in r6c4, flagged, read as a 7 at 0.93 (the
     # 1 at 0.034), was called their mistake beside the page's two.
-    faces = _held_out_hands()
-    page = pen_page(778, faces)
-    scan = read_photo(page.image)
-    assert scan.status == ReadStatus.OK, scan.problem
-    assert scan.givens == page.puzzle
-    assert scan.unclear == [48] and page.entries[48] == 1
-    assert mistakes_of(scan) == page.wrong
+    _assert_bench_page_1_unclear(778, _held_out_hands(), 48)
 
 
 def test_a_doubtful_entry_is_taken_as_the_solutions_digit_only_when_that_is_read_likely() -> None:
@@ -1106,13 +1111,7 @@ def test_a_fresh_pen_pages_flagged_1_read_as_a_7_is_unclear_not_a_mistake() -> N
     # A pen page as bench_mixed renders them, seed 673 (kiloji, where installed): the
     # person's 1 in r5c5, flagged, is read as a 7 at 0.82; called a mistake before, the
     # page's own two wrong entries beside it.
-    faces = _held_out_hands()
-    page = pen_page(673, faces)
-    scan = read_photo(page.image)
-    assert scan.status == ReadStatus.OK, scan.problem
-    assert scan.givens == page.puzzle
-    assert scan.unclear == [40] and page.entries[40] == 1
-    assert mistakes_of(scan) == page.wrong
+    _assert_bench_page_1_unclear(673, _held_out_hands(), 40)
 
 
 def test_a_blue_pen_digit_as_dark_as_the_print_stays_the_persons() -> None:
