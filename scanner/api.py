@@ -74,6 +74,7 @@ from .quality import (
     folded_cells,
     frame_lines_hold,
     frame_missed,
+    glare_faded,
     lines_through,
     washed_out,
 )
@@ -1279,6 +1280,9 @@ def _scan_grid(
     # that the puzzle's rules keep is read; a glare cell read empty is lost.
     seen = probs[:, 1:].argmax(axis=1) + 1
     lost = [int(c) for c in np.flatnonzero(glare) if reading.givens[c] != seen[c]]
+    # Around it ink fades: a digit faded below the blank test there is read empty.
+    halo = glare_faded(as_photographed)[perm] & ~glare
+    lost += [int(c) for c in np.flatnonzero(halo) if not reading.givens[c]]
     glare_refused = bool(lost) and reading.status != ReadStatus.UNREADABLE
     if glare_refused:
         reading.status = ReadStatus.UNREADABLE

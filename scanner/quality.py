@@ -58,6 +58,7 @@ __all__ = [
     "folded_cells",
     "frame_lines_hold",
     "frame_missed",
+    "glare_faded",
     "line_lengths",
     "lines_through",
     "washed_out",
@@ -76,6 +77,11 @@ BOX_LINES_CAUSE = "the grid's bold lines lie a cell off the lines found"
 SEEN_MIDDLE = 0.7
 BLUR_CELL_SHARE = 0.04
 _LOST_LINES = 0.35  # grid lines this faint next to the grid's typical ones are washed out
+# In glare's halo the lines have faded less (under this share of the faintest typical) ...
+_HALO_LINES = 0.7
+# ... and ink darker than the cell's paper by this share of its own lines' contrast is a
+# digit faded with them (empty cells there: 99% under 0.13; see ``glare_faded``).
+_HALO_INK = 0.15
 _SHADOW_SHARE = 0.55  # paper under this share of the grid's typical paper is shaded
 # A grid line never runs through the middle of a cell (``lines_through``): between these
 # shares of its width from the lattice's lines, ...
@@ -862,22 +868,88 @@ def washed_out(cells: UInt8Array) -> npt.NDArray[np.bool_]:
     cells : (N, S, S) uint8 array
         The grid's cells, dark ink on light paper.
     """
-    n = len(cells)
-    bright, middle = row_percentiles(cells.reshape(n, -1), (90, 50))
-    typical = float(np.median(bright))
-    band = np.ones(cells.shape[1:], dtype=bool)
-    edge = max(1, cells.shape[-1] // 8)
-    band[edge:-edge, edge:-edge] = False
-    top, bottom = row_percentiles(cells[:, band], (95, 3))
-    lines = top - bottom
-    # The typical of the faintest lines: a cell's place in its box decides which of its
-    # borders can be bold (a box's middle cell touches neither box lines nor the frame),
-    # so each of the nine places has its typical, and the faintest place's is the yard-
-    # stick. Glare covers a patch: a few of the nine cells of any one place.
-    place = np.arange(n) // 9 % 3 * 3 + np.arange(n) % 3 if n == 81 else np.zeros(n, int)
-    faintest = min(float(np.median(lines[place == k])) for k in set(place.tolist()))
-    faded = lines < _LOST_LINES * faintest
-    return np.asarray((middle > typical) & faded)
+    glare = _GlareMeasures.of(cells)
+    return np.asarray(glare.brighter & (glare.lines < _LOST_LINES * glare.faintest))
+
+
+def glare_faded(cells: UInt8Array) -> npt.NDArray[np.bool_]:
+    """Which cells (N,) lie in glare's halo, not washed out, with a faded digit's ink.
+
+    Around a reflection the ink fades with the lines: a printed digit there can stand
+    under the reader's blank test, measured against the grid's digits, and be read
+    "empty" at full confidence, and a given lost so leaves the same solution (stress
+    glare-burnt 6667, a 7 read as another puzzle). A cell counts where its paper is
+    brighter than the grid's typical, its lines have faded (under ``_HALO_LINES`` of
+    the typical of the grid's faintest, but not under ``_LOST_LINES``: that is
+    :func:`washed_out`) and the middle of the cell holds ink darker than its paper by
+    ``_HALO_INK`` of its own lines' contrast, and another cell whose lines have faded so
+    (of the halo or its washed-out core, with ink or without) lies beside it: a
+    reflection is a patch. Stress glare-burnt 4478, 5122, 5945, 6359 and 6667, each a
+    confident reading of another puzzle before, are refused so. On 60 rendered pages each
+    of the glare
+    and glare-burnt styles (seeds 6360-6419), no cell of the glare style lay in such a
+    halo; of glare-burnt's, 242 empty ones showed ink at 0.02 (median) to 0.29 of
+    their lines (99% under 0.13), and 27 printed digits read empty there 0.09-0.76.
+
+    Parameters
+    ----------
+    cells : (N, S, S) uint8 array
+        The grid's cells, dark ink on light paper.
+    """
+    glare = _GlareMeasures.of(cells)
+    s = cells.shape[-1]
+    lo = s // 5
+    inner = cells[:, lo : s - lo, lo : s - lo].reshape(len(cells), -1)
+    darkest = row_percentiles(inner, (2,))[0] if inner.size else glare.middle
+    ink = glare.middle.astype(np.float64) - darkest
+    faded = (glare.lines < _HALO_LINES * glare.faintest) & (
+        glare.lines >= _LOST_LINES * glare.faintest
+    )
+    out = glare.brighter & faded & (ink >= _HALO_INK * np.maximum(glare.lines, 1.0))
+    if len(cells) != 81:
+        return np.asarray(out)
+    # A reflection is a patch: a cell of its halo has another (of its halo or its
+    # washed-out core, with ink or without) beside it. One such cell alone is the
+    # paper's own (a crinkle's highlight, a screen's bright pixel row): on stress seeds
+    # 6660-6689, four pages read right were refused for one such cell each
+    # (screen-photo, newsprint-crinkled, handheld).
+    patch = (glare.brighter & (glare.lines < _HALO_LINES * glare.faintest)).astype(np.float32)
+    around = cv2.filter2D(
+        patch.reshape(9, 9), -1, np.ones((3, 3), np.float32), borderType=cv2.BORDER_CONSTANT
+    )
+    return np.asarray(out & (around.ravel() - patch > 0))
+
+
+@dataclass(frozen=True)
+class _GlareMeasures:
+    """What tells glare, per cell (N,): paper brighter than the grid's typical
+    (``brighter``), the median level (``middle``), the contrast of the lines at the
+    cell's border (``lines``), and the typical of the grid's faintest lines
+    (``faintest``)."""
+
+    brighter: npt.NDArray[np.bool_]
+    middle: npt.NDArray[np.float64]
+    lines: npt.NDArray[np.float64]
+    faintest: float
+
+    @classmethod
+    def of(cls, cells: UInt8Array) -> _GlareMeasures:
+        n = len(cells)
+        bright, middle = row_percentiles(cells.reshape(n, -1), (90, 50))
+        typical = float(np.median(bright))
+        band = np.ones(cells.shape[1:], dtype=bool)
+        edge = max(1, cells.shape[-1] // 8)
+        band[edge:-edge, edge:-edge] = False
+        top, bottom = row_percentiles(cells[:, band], (95, 3))
+        lines = (top - bottom).astype(np.float64)
+        # The typical of the faintest lines: a cell's place in its box decides which of
+        # its borders can be bold (a box's middle cell touches neither box lines nor the
+        # frame), so each of the nine places has its typical, and the faintest place's is
+        # the yardstick. Glare covers a patch: a few of the nine cells of any one place.
+        place = np.arange(n) // 9 % 3 * 3 + np.arange(n) % 3 if n == 81 else np.zeros(n, int)
+        faintest = min(float(np.median(lines[place == k])) for k in set(place.tolist()))
+        middle = middle.astype(np.float64)
+        return cls(np.asarray(middle > typical), middle, lines, faintest)
 
 
 def diagnose(

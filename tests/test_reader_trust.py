@@ -27,7 +27,7 @@ from scanner.api import (
     read_photo,
 )
 from scanner.kinds import _NEUTRAL, CellKind, _ink_colours, _one_neutral_ink, glyph_groups
-from scanner.quality import COVERED_CAUSE
+from scanner.quality import COVERED_CAUSE, glare_faded, washed_out
 from scanner.reading import Problem, Reading, ReadStatus, revise
 from solver.generate import generate
 from solver.grid import PEERS, cell_name
@@ -862,6 +862,54 @@ def test_a_cell_read_empty_in_glare_is_lost() -> None:
     assert "glare hides 1 cell" in result.problem and result.problems == [Problem.GLARE]
     assert result.doubtful_cells[0] == cell
     assert "glare" in result.hint
+
+
+def _glared_cells(paper: int, line_depth: int, ink_depth: int, *, patch: int = 2) -> np.ndarray:
+    """81 cells (81, 32, 32) of plain print on paper at 200, lines 160 deep at their
+    borders; the first ``patch`` of r5c5, r5c6 with their ``paper``, their lines
+    ``line_depth`` deep and a bar in their middle ``ink_depth`` darker than their paper
+    (0: none)."""
+    cells = np.full((81, 32, 32), 200, dtype=np.uint8)
+    cells[:, :2], cells[:, -2:], cells[:, :, :2], cells[:, :, -2:] = 40, 40, 40, 40
+    cell = np.full((32, 32), paper, dtype=np.uint8)
+    cell[:2], cell[-2:], cell[:, :2], cell[:, -2:] = (paper - line_depth,) * 4
+    cell[10:22, 14:18] = paper - ink_depth
+    cells[[40, 41][:patch]] = cell
+    return cells
+
+
+@pytest.mark.parametrize(
+    ("paper", "line_depth", "ink_depth", "faded"),
+    [
+        (240, 80, 20, True),  # the halo: lines at half their depth, a digit faded with them
+        (240, 80, 4, False),  # the same paper and lines, no more than noise in the middle
+        (240, 40, 20, False),  # lines under _LOST_LINES: washed out, the glare's core
+        (200, 160, 20, False),  # lines as deep as the grid's: no glare, a faint mark
+        (190, 80, 20, False),  # lines faded on darker paper: a shadow, not glare
+    ],
+)
+def test_a_digit_faded_in_glare_s_halo_is_told(
+    paper: int, line_depth: int, ink_depth: int, faded: bool
+) -> None:
+    # Around a reflection the ink fades with the lines: a printed digit there can fall
+    # under the reader's blank test and be read "empty" at full confidence (stress
+    # glare-burnt 6667). Its cell is told by its fading lines and the ink still in it.
+    cells = _glared_cells(paper, line_depth, ink_depth)
+    told = glare_faded(cells)
+    assert told[40] == told[41] == faded
+    assert not told[np.setdiff1d(np.arange(81), [40, 41])].any()
+    assert bool(washed_out(cells)[40]) == (paper > 200 and line_depth < 0.35 * 160)
+
+
+def test_a_lone_bright_cell_is_no_glare_s_halo() -> None:
+    # A reflection is a patch: one cell alone so is the paper's own (a crinkle's
+    # highlight), unless lines faded beside it too (its washed-out core, or its halo
+    # where no digit is).
+    assert not glare_faded(_glared_cells(240, 80, 20, patch=1)).any()
+    for beside in (_glared_cells(240, 40, 0, patch=1), _glared_cells(240, 80, 0, patch=1)):
+        cells = _glared_cells(240, 80, 20, patch=1)
+        cells[41] = beside[40]
+        assert glare_faded(cells).tolist() == [c == 40 for c in range(81)]
 
 
 # ------------------------------------------------------------- copies of one glyph
